@@ -1,0 +1,75 @@
+/// atomic_file: buffered output that appears under its final name only when
+/// committed (temp file + fsync + rename); a failure never leaves a half file.
+#pragma once
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace tpuprof::io {
+
+/// Thrown for output failures (disk full, permission); distinct from decode_error.
+class output_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Writes to "<path>.tmp.<pid>" and renames to `path` in commit(). Destroying
+/// it uncommitted removes the temp file.
+class atomic_file {
+ public:
+  explicit atomic_file(std::filesystem::path path) : path_(std::move(path)) {
+    tmp_ = path_;
+    tmp_ += ".tmp." + std::to_string(::getpid());
+    f_ = std::fopen(tmp_.c_str(), "wb");
+    if (!f_) throw output_error(path_.string() + ": cannot create: " + std::strerror(errno));
+    std::setvbuf(f_, nullptr, _IOFBF, 1 << 16);
+  }
+  atomic_file(const atomic_file&) = delete;
+  atomic_file& operator=(const atomic_file&) = delete;
+  ~atomic_file() {
+    if (f_) {
+      std::fclose(f_);
+      std::error_code ec;
+      std::filesystem::remove(tmp_, ec);
+    }
+  }
+
+  void write(std::string_view s) { write(s.data(), s.size()); }
+  void write(const void* p, std::size_t n) {
+    if (n && std::fwrite(p, 1, n, f_) != n)
+      throw output_error(path_.string() + ": write failed: " + std::strerror(errno));
+  }
+  /// Flushes, syncs and renames into place. Throws output_error on failure.
+  void commit() {
+    if (!f_) return;
+    bool ok = std::fflush(f_) == 0 && ::fsync(::fileno(f_)) == 0;
+    int e = errno;
+    ok = (std::fclose(f_) == 0) && ok;
+    f_ = nullptr;
+    std::error_code ec;
+    if (!ok) {
+      std::filesystem::remove(tmp_, ec);
+      throw output_error(path_.string() + ": write failed: " + std::strerror(e));
+    }
+    std::filesystem::rename(tmp_, path_, ec);
+    if (ec) {
+      std::filesystem::remove(tmp_, ec);
+      throw output_error(path_.string() + ": rename failed: " + ec.message());
+    }
+  }
+  const std::filesystem::path& path() const noexcept { return path_; }
+
+ private:
+  std::filesystem::path path_, tmp_;
+  std::FILE* f_ = nullptr;
+};
+
+}  // namespace tpuprof::io
