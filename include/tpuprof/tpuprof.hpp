@@ -2,6 +2,7 @@
 #pragma once
 
 #include <tpuprof/chip_traits.hpp>
+#include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/diagnostics.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/error.hpp>

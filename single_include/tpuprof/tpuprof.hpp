@@ -11,11 +11,14 @@
 #include <tuple>
 #include <type_traits>
 #include <array>
-#include <vector>
+#include <ranges>
 #include <cmath>
 #include <limits>
 #include <deque>
 #include <unordered_map>
+#include <vector>
+#include <algorithm>
+#include <utility>
 #include <unistd.h>
 #include <cerrno>
 #include <cstdio>
@@ -24,12 +27,10 @@
 #include <system_error>
 #include <bit>
 #include <cstddef>
-#include <algorithm>
 #include <memory>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <utility>
 // ---- begin <tpuprof/tpuprof.hpp>
 /// Umbrella header: everything tpuprof offers.
 
@@ -170,154 +171,10 @@ decltype(auto) with_chip(chip_list<Cs...>, std::string_view chip, F&& f) {
 
 }  // namespace tpuprof
 // ---- end <tpuprof/chip_traits.hpp>
-// ---- begin <tpuprof/diagnostics.hpp>
-/// decode_diagnostics: data loss and oddities found while decoding, counted
-/// per kind and kept with the first few locations. Never silent.
+// ---- begin <tpuprof/decode/decoded_trace.hpp>
+/// decoded_trace: what every decoder returns (trace_info + event ranges), and
+/// materialized_trace, the owning in-memory form (tests, merges, generators).
 
-
-namespace tpuprof {
-
-/// What can go wrong without stopping the decode.
-enum class diag : std::uint8_t {
-  id_wrap,            ///< a 16-bit command id wrapped (unwrapped by +65536)
-  cycle_wrap,         ///< a 32-bit cycle counter wrapped (unwrapped by +2^32)
-  unmatched_record,   ///< PMU record paired with no command
-  unmatched_command,  ///< command with no PMU record
-  invalid_record,     ///< record with 0xFFFFFFFF fields (not ended / not written)
-  empty_block,        ///< zero-length or missing data block
-  unknown_enum,       ///< enum value outside the known table
-  truncated_tail,     ///< partial record at the end of a block, ignored
-  buffer_full,        ///< record count reached the buffer capacity: later records lost
-  default_frequency,  ///< clock frequency missing or 0: a default was used
-  out_of_order,       ///< records out of time order, repaired
-  skipped_block,      ///< unknown block type, skipped
-  inserted_record,    ///< matcher: command without record (edit-distance insert)
-  deleted_record,     ///< matcher: record without command (edit-distance delete)
-  missing_file,       ///< an expected file is absent
-  other,
-};
-
-inline constexpr std::size_t diag_count = 16;
-
-inline constexpr std::array<std::string_view, diag_count> diag_names{
-    "id_wrap",         "cycle_wrap",        "unmatched_record", "unmatched_command",
-    "invalid_record",  "empty_block",       "unknown_enum",     "truncated_tail",
-    "buffer_full",     "default_frequency", "out_of_order",     "skipped_block",
-    "inserted_record", "deleted_record",    "missing_file",     "other"};
-
-constexpr std::string_view name(diag d) noexcept {
-  auto i = static_cast<std::size_t>(d);
-  return i < diag_count ? diag_names[i] : std::string_view{"?"};
-}
-
-/// True for kinds that mean events or data were lost (drive `--strict`).
-constexpr bool is_data_loss(diag d) noexcept {
-  switch (d) {
-    case diag::unmatched_record:
-    case diag::unmatched_command:
-    case diag::invalid_record:
-    case diag::truncated_tail:
-    case diag::buffer_full:
-    case diag::deleted_record:
-    case diag::missing_file:
-      return true;
-    default:
-      return false;
-  }
-}
-
-/// Counters plus the first `max_notes` messages (file, offset, text).
-class decode_diagnostics {
- public:
-  struct note {
-    diag kind;
-    std::string file;
-    std::uint64_t offset;  ///< byte offset in `file`, or ~0 when not applicable
-    std::string text;
-  };
-  static constexpr std::size_t max_notes = 64;
-
-  void add(diag kind, std::string_view file, std::uint64_t offset, std::string_view text,
-           std::uint64_t n = 1) {
-    counts_[static_cast<std::size_t>(kind)] += n;
-    if (notes_.size() < max_notes)
-      notes_.push_back({kind, std::string(file), offset, std::string(text)});
-  }
-  /// Counts without a note (for per-record events on hot paths).
-  void count(diag kind, std::uint64_t n = 1) noexcept {
-    counts_[static_cast<std::size_t>(kind)] += n;
-  }
-
-  std::uint64_t operator[](diag kind) const noexcept {
-    return counts_[static_cast<std::size_t>(kind)];
-  }
-  const std::vector<note>& notes() const noexcept { return notes_; }
-
-  std::uint64_t total() const noexcept {
-    std::uint64_t t = 0;
-    for (auto c : counts_) t += c;
-    return t;
-  }
-  /// True when any kind that loses data was seen.
-  bool data_loss() const noexcept {
-    for (std::size_t i = 0; i < diag_count; ++i)
-      if (counts_[i] && is_data_loss(static_cast<diag>(i))) return true;
-    return false;
-  }
-  void merge(const decode_diagnostics& o) {
-    for (std::size_t i = 0; i < diag_count; ++i) counts_[i] += o.counts_[i];
-    for (const auto& n : o.notes_)
-      if (notes_.size() < max_notes) notes_.push_back(n);
-  }
-
- private:
-  std::array<std::uint64_t, diag_count> counts_{};
-  std::vector<note> notes_;
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/diagnostics.hpp>
-// ---- begin <tpuprof/error.hpp>
-/// decode_error: bad input data, with the file, byte offset and reason.
-
-
-namespace tpuprof {
-
-/// Thrown for input that cannot be decoded (truncated, corrupt, wrong chip,
-/// missing file). what() = "<file>: at byte <offset>: <reason>".
-class decode_error : public std::runtime_error {
- public:
-  /// Marks an error that is not tied to a byte position (e.g. a missing file).
-  static constexpr std::uint64_t no_offset = ~std::uint64_t{0};
-
-  decode_error(std::string_view file, std::uint64_t offset, std::string_view reason)
-      : std::runtime_error(format(file, offset, reason)),
-        file_(file),
-        offset_(offset),
-        reason_(reason) {}
-
-  const std::string& file() const noexcept { return file_; }
-  std::uint64_t offset() const noexcept { return offset_; }
-  const std::string& reason() const noexcept { return reason_; }
-
- private:
-  static std::string format(std::string_view file, std::uint64_t offset, std::string_view reason) {
-    std::string s(file.empty() ? std::string_view{"<input>"} : file);
-    if (offset != no_offset) {
-      s += ": at byte ";
-      s += std::to_string(offset);
-    }
-    s += ": ";
-    s += reason;
-    return s;
-  }
-  std::string file_;
-  std::uint64_t offset_;
-  std::string reason_;
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/error.hpp>
 // ---- begin <tpuprof/event.hpp>
 /// engine_event: the one record type that flows from decoders to views and sinks.
 
@@ -438,6 +295,255 @@ static_assert(sizeof(engine_event) == 64, "engine_event must stay 64 bytes");
 
 }  // namespace tpuprof
 // ---- end <tpuprof/event.hpp>
+// ---- begin <tpuprof/trace_info.hpp>
+/// trace_info: what a decoder knows about a whole dump (chip, clocks, tracks,
+/// names, diagnostics). Sinks and views read it next to the event range.
+
+
+// ---- begin <tpuprof/diagnostics.hpp>
+/// decode_diagnostics: data loss and oddities found while decoding, counted
+/// per kind and kept with the first few locations. Never silent.
+
+
+namespace tpuprof {
+
+/// What can go wrong without stopping the decode.
+enum class diag : std::uint8_t {
+  id_wrap,            ///< a 16-bit command id wrapped (unwrapped by +65536)
+  cycle_wrap,         ///< a 32-bit cycle counter wrapped (unwrapped by +2^32)
+  unmatched_record,   ///< PMU record paired with no command
+  unmatched_command,  ///< command with no PMU record
+  invalid_record,     ///< record with 0xFFFFFFFF fields (not ended / not written)
+  empty_block,        ///< zero-length or missing data block
+  unknown_enum,       ///< enum value outside the known table
+  truncated_tail,     ///< partial record at the end of a block, ignored
+  buffer_full,        ///< record count reached the buffer capacity: later records lost
+  default_frequency,  ///< clock frequency missing or 0: a default was used
+  out_of_order,       ///< records out of time order, repaired
+  skipped_block,      ///< unknown block type, skipped
+  inserted_record,    ///< matcher: command without record (edit-distance insert)
+  deleted_record,     ///< matcher: record without command (edit-distance delete)
+  missing_file,       ///< an expected file is absent
+  other,
+};
+
+inline constexpr std::size_t diag_count = 16;
+
+inline constexpr std::array<std::string_view, diag_count> diag_names{
+    "id_wrap",         "cycle_wrap",        "unmatched_record", "unmatched_command",
+    "invalid_record",  "empty_block",       "unknown_enum",     "truncated_tail",
+    "buffer_full",     "default_frequency", "out_of_order",     "skipped_block",
+    "inserted_record", "deleted_record",    "missing_file",     "other"};
+
+constexpr std::string_view name(diag d) noexcept {
+  auto i = static_cast<std::size_t>(d);
+  return i < diag_count ? diag_names[i] : std::string_view{"?"};
+}
+
+/// True for kinds that mean events or data were lost (drive `--strict`).
+constexpr bool is_data_loss(diag d) noexcept {
+  switch (d) {
+    case diag::unmatched_record:
+    case diag::unmatched_command:
+    case diag::invalid_record:
+    case diag::truncated_tail:
+    case diag::buffer_full:
+    case diag::deleted_record:
+    case diag::missing_file:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// Counters plus the first `max_notes` messages (file, offset, text).
+class decode_diagnostics {
+ public:
+  struct note {
+    diag kind;
+    std::string file;
+    std::uint64_t offset;  ///< byte offset in `file`, or ~0 when not applicable
+    std::string text;
+  };
+  static constexpr std::size_t max_notes = 64;
+
+  void add(diag kind, std::string_view file, std::uint64_t offset, std::string_view text,
+           std::uint64_t n = 1) {
+    counts_[static_cast<std::size_t>(kind)] += n;
+    if (notes_.size() < max_notes)
+      notes_.push_back({kind, std::string(file), offset, std::string(text)});
+  }
+  /// Counts without a note (for per-record events on hot paths).
+  void count(diag kind, std::uint64_t n = 1) noexcept {
+    counts_[static_cast<std::size_t>(kind)] += n;
+  }
+
+  std::uint64_t operator[](diag kind) const noexcept {
+    return counts_[static_cast<std::size_t>(kind)];
+  }
+  const std::vector<note>& notes() const noexcept { return notes_; }
+
+  std::uint64_t total() const noexcept {
+    std::uint64_t t = 0;
+    for (auto c : counts_) t += c;
+    return t;
+  }
+  /// True when any kind that loses data was seen.
+  bool data_loss() const noexcept {
+    for (std::size_t i = 0; i < diag_count; ++i)
+      if (counts_[i] && is_data_loss(static_cast<diag>(i))) return true;
+    return false;
+  }
+  void merge(const decode_diagnostics& o) {
+    for (std::size_t i = 0; i < diag_count; ++i) counts_[i] += o.counts_[i];
+    for (const auto& n : o.notes_)
+      if (notes_.size() < max_notes) notes_.push_back(n);
+  }
+
+ private:
+  std::array<std::uint64_t, diag_count> counts_{};
+  std::vector<note> notes_;
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/diagnostics.hpp>
+
+namespace tpuprof {
+
+/// One event queue: an engine of one core (or CDMA port) of one device.
+struct track {
+  std::uint8_t device = 0;
+  std::uint8_t unit = 0;  ///< core, or CDMA port
+  engine eng = engine::tiu;
+  double freq_mhz = 1000;     ///< clock of this queue's cycle counter
+  std::uint64_t records = 0;  ///< raw PMU records read (before trimming)
+  std::uint64_t events = 0;   ///< events the decoder yields on this track
+
+  friend bool operator==(const track& a, const track& b) noexcept {
+    return a.device == b.device && a.unit == b.unit && a.eng == b.eng;
+  }
+};
+
+/// Stable order for track trees: device, then core, then engine.
+inline bool track_less(const track& a, const track& b) noexcept {
+  if (a.device != b.device) return a.device < b.device;
+  bool ac = a.eng == engine::cdma, bc = b.eng == engine::cdma;
+  if (ac != bc) return bc;  // CDMA ports after all cores
+  if (a.unit != b.unit) return a.unit < b.unit;
+  return a.eng < b.eng;
+}
+
+/// Everything about a decoded dump except the events themselves.
+struct trace_info {
+  std::string chip;    ///< "BM1684X", "SG2260", ...
+  std::string source;  ///< directory or memory label
+  unsigned devices = 1;
+  unsigned cores = 1;
+  std::string mode;           ///< e.g. "static", "mode 1 (condensed commands)"
+  std::vector<track> tracks;  ///< every queue with events, in track_less order
+  name_table names;           ///< text of engine_event::op / ::function ids
+  decode_diagnostics diagnostics;
+  /// Free-form facts for `info` (net name, tpu_freq, max_record_num, ...).
+  std::vector<std::pair<std::string, std::string>> properties;
+  /// Time span of hardware events on the common timeline, ns.
+  double begin_ns = 0;
+  double end_ns = 0;
+
+  const track* find_track(std::uint8_t device, std::uint8_t unit, engine e) const noexcept {
+    for (const auto& t : tracks)
+      if (t.device == device && t.unit == unit && t.eng == e) return &t;
+    return nullptr;
+  }
+  std::string_view property(std::string_view key) const noexcept {
+    for (const auto& [k, v] : properties)
+      if (k == key) return v;
+    return {};
+  }
+  void sort_tracks() { std::stable_sort(tracks.begin(), tracks.end(), track_less); }
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/trace_info.hpp>
+
+namespace tpuprof {
+
+/// A decoded dump: `info()` plus `events()` (hardware events: TIU, GDMA,
+/// SDMA, CDMA; grouped by track, in time order within a track) and `spans()`
+/// (derived rows: layers, MCU records, kernel functions, subnets).
+template <class T>
+concept decoded_trace = requires(const T& t) {
+  { t.info() } -> std::convertible_to<const trace_info&>;
+  requires std::ranges::input_range<decltype(t.events())>;
+  requires std::ranges::input_range<decltype(t.spans())>;
+  requires std::convertible_to<std::ranges::range_reference_t<decltype(t.events())>, const engine_event&>;
+};
+
+/// Owns everything; satisfies decoded_trace.
+struct materialized_trace {
+  trace_info meta;
+  std::vector<engine_event> hw;     ///< hardware events
+  std::vector<engine_event> derived;  ///< layers, MCU, functions, subnets
+
+  const trace_info& info() const noexcept { return meta; }
+  const std::vector<engine_event>& events() const noexcept { return hw; }
+  const std::vector<engine_event>& spans() const noexcept { return derived; }
+};
+
+static_assert(decoded_trace<materialized_trace>);
+
+/// Copies any decoded trace into memory (events in its order).
+template <decoded_trace T>
+materialized_trace materialize(const T& t) {
+  materialized_trace m;
+  m.meta = t.info();
+  for (const engine_event& e : t.events()) m.hw.push_back(e);
+  for (const engine_event& e : t.spans()) m.derived.push_back(e);
+  return m;
+}
+
+}  // namespace tpuprof
+// ---- end <tpuprof/decode/decoded_trace.hpp>
+// ---- begin <tpuprof/error.hpp>
+/// decode_error: bad input data, with the file, byte offset and reason.
+
+
+namespace tpuprof {
+
+/// Thrown for input that cannot be decoded (truncated, corrupt, wrong chip,
+/// missing file). what() = "<file>: at byte <offset>: <reason>".
+class decode_error : public std::runtime_error {
+ public:
+  /// Marks an error that is not tied to a byte position (e.g. a missing file).
+  static constexpr std::uint64_t no_offset = ~std::uint64_t{0};
+
+  decode_error(std::string_view file, std::uint64_t offset, std::string_view reason)
+      : std::runtime_error(format(file, offset, reason)),
+        file_(file),
+        offset_(offset),
+        reason_(reason) {}
+
+  const std::string& file() const noexcept { return file_; }
+  std::uint64_t offset() const noexcept { return offset_; }
+  const std::string& reason() const noexcept { return reason_; }
+
+ private:
+  static std::string format(std::string_view file, std::uint64_t offset, std::string_view reason) {
+    std::string s(file.empty() ? std::string_view{"<input>"} : file);
+    if (offset != no_offset) {
+      s += ": at byte ";
+      s += std::to_string(offset);
+    }
+    s += ": ";
+    s += reason;
+    return s;
+  }
+  std::string file_;
+  std::uint64_t offset_;
+  std::string reason_;
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/error.hpp>
 // ---- begin <tpuprof/io/atomic_file.hpp>
 /// atomic_file: buffered output that appears under its final name only when
 /// committed (temp file + fsync + rename); a failure never leaves a half file.
@@ -777,68 +883,6 @@ class dump_files {
 
 }  // namespace tpuprof::io
 // ---- end <tpuprof/io/dump_files.hpp>
-// ---- begin <tpuprof/trace_info.hpp>
-/// trace_info: what a decoder knows about a whole dump (chip, clocks, tracks,
-/// names, diagnostics). Sinks and views read it next to the event range.
-
-
-
-namespace tpuprof {
-
-/// One event queue: an engine of one core (or CDMA port) of one device.
-struct track {
-  std::uint8_t device = 0;
-  std::uint8_t unit = 0;  ///< core, or CDMA port
-  engine eng = engine::tiu;
-  double freq_mhz = 1000;     ///< clock of this queue's cycle counter
-  std::uint64_t records = 0;  ///< raw PMU records read (before trimming)
-  std::uint64_t events = 0;   ///< events the decoder yields on this track
-
-  friend bool operator==(const track& a, const track& b) noexcept {
-    return a.device == b.device && a.unit == b.unit && a.eng == b.eng;
-  }
-};
-
-/// Stable order for track trees: device, then core, then engine.
-inline bool track_less(const track& a, const track& b) noexcept {
-  if (a.device != b.device) return a.device < b.device;
-  bool ac = a.eng == engine::cdma, bc = b.eng == engine::cdma;
-  if (ac != bc) return bc;  // CDMA ports after all cores
-  if (a.unit != b.unit) return a.unit < b.unit;
-  return a.eng < b.eng;
-}
-
-/// Everything about a decoded dump except the events themselves.
-struct trace_info {
-  std::string chip;    ///< "BM1684X", "SG2260", ...
-  std::string source;  ///< directory or memory label
-  unsigned devices = 1;
-  unsigned cores = 1;
-  std::string mode;           ///< e.g. "static", "mode 1 (condensed commands)"
-  std::vector<track> tracks;  ///< every queue with events, in track_less order
-  name_table names;           ///< text of engine_event::op / ::function ids
-  decode_diagnostics diagnostics;
-  /// Free-form facts for `info` (net name, tpu_freq, max_record_num, ...).
-  std::vector<std::pair<std::string, std::string>> properties;
-  /// Time span of hardware events on the common timeline, ns.
-  double begin_ns = 0;
-  double end_ns = 0;
-
-  const track* find_track(std::uint8_t device, std::uint8_t unit, engine e) const noexcept {
-    for (const auto& t : tracks)
-      if (t.device == device && t.unit == unit && t.eng == e) return &t;
-    return nullptr;
-  }
-  std::string_view property(std::string_view key) const noexcept {
-    for (const auto& [k, v] : properties)
-      if (k == key) return v;
-    return {};
-  }
-  void sort_tracks() { std::stable_sort(tracks.begin(), tracks.end(), track_less); }
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/trace_info.hpp>
 // ---- begin <tpuprof/version.hpp>
 /// Library version, as macros (read back by CMake) and as constants.
 
