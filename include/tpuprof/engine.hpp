@@ -58,25 +58,46 @@ constexpr bool is_dma(engine e) noexcept {
   return e == engine::gdma || e == engine::sdma || e == engine::cdma;
 }
 
-/// Transfer direction of a DMA command, from memory kinds of source and destination.
+/// Transfer direction of a DMA command: source and destination memory kinds
+/// (S = system DDR, L = local memory, M = L2 memory/SRAM, C = constant fill).
+/// Four bits: stored packed in engine_event.
 enum class direction : std::uint8_t {
-  none = 0,  ///< not a transfer, or not known
-  s2l,       ///< DDR (system) -> local memory
+  none = 0,  ///< not a transfer
+  s2l,       ///< DDR -> local memory
   l2s,       ///< local memory -> DDR
   s2s,       ///< DDR -> DDR
   l2l,       ///< local -> local
-  l2m,       ///< involves L2 memory (SRAM)
-  c2s,       ///< constant fill -> DDR
-  c2l,       ///< constant fill -> local memory
-  unknown,
+  l2m,       ///< local -> L2
+  c2s,       ///< constant -> DDR
+  c2l,       ///< constant -> local
+  unknown,   ///< a transfer whose direction is not known
+  s2m,       ///< DDR -> L2
+  m2s,       ///< L2 -> DDR
+  m2l,       ///< L2 -> local
+  m2m,       ///< L2 -> L2
+  c2m,       ///< constant -> L2
 };
 
-inline constexpr std::array<std::string_view, 9> direction_names{
-    "", "S2L", "L2S", "S2S", "L2L", "L2M", "C2S", "C2L", "UNKNOWN"};
+inline constexpr std::size_t direction_count = 14;
+
+/// Short names ("S2L"), as in BM1684X global.profile and summary tables.
+inline constexpr std::array<std::string_view, direction_count> direction_names{
+    "",    "S2L",     "L2S", "S2S", "L2L", "L2M", "C2S",
+    "C2L", "UNKNOWN", "S2M", "M2S", "M2L", "M2M", "C2M"};
+
+/// Long names ("DDR->LMEM"), as the SG2260 vendor tools print them.
+inline constexpr std::array<std::string_view, direction_count> direction_long_names{
+    "",          "DDR->LMEM",  "LMEM->DDR",   "DDR->DDR",  "LMEM->LMEM",
+    "LMEM->L2M", "CONST->DDR", "CONST->LMEM", "UNKNOWN",   "DDR->L2M",
+    "L2M->DDR",  "L2M->LMEM",  "L2M->L2M",    "CONST->L2M"};
 
 constexpr std::string_view name(direction d) noexcept {
   auto i = static_cast<std::size_t>(d);
-  return i < direction_names.size() ? direction_names[i] : std::string_view{"?"};
+  return i < direction_count ? direction_names[i] : std::string_view{"?"};
+}
+constexpr std::string_view long_name(direction d) noexcept {
+  auto i = static_cast<std::size_t>(d);
+  return i < direction_count ? direction_long_names[i] : std::string_view{"?"};
 }
 
 }  // namespace tpuprof

@@ -11,8 +11,8 @@
 namespace tpuprof {
 
 /// One command on one engine queue (or one derived span: layer, function, MCU).
-/// 64 bytes: sized for millions of events in memory. Chip-specific detail lives
-/// in the decoder's side tables, reached through `detail`.
+/// 64 bytes: sized for millions of events in memory; names are interned ids
+/// (text in trace_info::names) so the struct stays flat.
 struct engine_event {
   /// Cycles on the decoder's common timeline (after unwrap, alignment, shift).
   std::uint64_t begin_cycle = 0;
@@ -28,12 +28,14 @@ struct engine_event {
   std::int32_t layer_id = -1;
   /// alg ops / arch ops; NaN = unknown (never 0 for unknown).
   float uarch_rate = std::numeric_limits<float>::quiet_NaN();
-  /// Index into the decoder's per-event detail table; no_detail if none.
-  std::uint32_t detail = no_detail;
-  /// Op name (e.g. "arith.cast", "dma.tensor"); 0 = unknown.
+  /// Op name (e.g. "arith.cast", "dma.tensor", "MM2_NN"); 0 = unknown.
   name_id op = 0;
-  /// Kernel function / category name (e.g. vendor func type "AR"); 0 = none.
+  /// Op type / function class (e.g. "AR", "TENSOR", "mm/mm2"); 0 = unknown.
+  name_id op_type = 0;
+  /// Kernel function the command ran in (SG2260 FUNC records); 0 = none.
   name_id function = 0;
+  /// Chip-specific: kernel-function instance (SG2260) or subnet index (BM1684X).
+  std::uint16_t group = 0;
   std::uint8_t device = 0;
   /// Core for per-core engines; port for CDMA.
   std::uint8_t unit = 0;
@@ -41,7 +43,6 @@ struct engine_event {
   /// Low 4 bits: direction; high bits: flags below.
   std::uint8_t dir_flags = 0;
 
-  static constexpr std::uint32_t no_detail = 0xFFFFFFFFu;
   static constexpr std::uint8_t flag_matched = 0x10;    ///< PMU record paired with a command
   static constexpr std::uint8_t flag_has_bytes = 0x20;  ///< `bytes` is known
   static constexpr std::uint8_t flag_invalid = 0x40;    ///< record carries 0xFFFFFFFF fields

@@ -95,25 +95,46 @@ constexpr bool is_dma(engine e) noexcept {
   return e == engine::gdma || e == engine::sdma || e == engine::cdma;
 }
 
-/// Transfer direction of a DMA command, from memory kinds of source and destination.
+/// Transfer direction of a DMA command: source and destination memory kinds
+/// (S = system DDR, L = local memory, M = L2 memory/SRAM, C = constant fill).
+/// Four bits: stored packed in engine_event.
 enum class direction : std::uint8_t {
-  none = 0,  ///< not a transfer, or not known
-  s2l,       ///< DDR (system) -> local memory
+  none = 0,  ///< not a transfer
+  s2l,       ///< DDR -> local memory
   l2s,       ///< local memory -> DDR
   s2s,       ///< DDR -> DDR
   l2l,       ///< local -> local
-  l2m,       ///< involves L2 memory (SRAM)
-  c2s,       ///< constant fill -> DDR
-  c2l,       ///< constant fill -> local memory
-  unknown,
+  l2m,       ///< local -> L2
+  c2s,       ///< constant -> DDR
+  c2l,       ///< constant -> local
+  unknown,   ///< a transfer whose direction is not known
+  s2m,       ///< DDR -> L2
+  m2s,       ///< L2 -> DDR
+  m2l,       ///< L2 -> local
+  m2m,       ///< L2 -> L2
+  c2m,       ///< constant -> L2
 };
 
-inline constexpr std::array<std::string_view, 9> direction_names{
-    "", "S2L", "L2S", "S2S", "L2L", "L2M", "C2S", "C2L", "UNKNOWN"};
+inline constexpr std::size_t direction_count = 14;
+
+/// Short names ("S2L"), as in BM1684X global.profile and summary tables.
+inline constexpr std::array<std::string_view, direction_count> direction_names{
+    "",    "S2L",     "L2S", "S2S", "L2L", "L2M", "C2S",
+    "C2L", "UNKNOWN", "S2M", "M2S", "M2L", "M2M", "C2M"};
+
+/// Long names ("DDR->LMEM"), as the SG2260 vendor tools print them.
+inline constexpr std::array<std::string_view, direction_count> direction_long_names{
+    "",          "DDR->LMEM",  "LMEM->DDR",   "DDR->DDR",  "LMEM->LMEM",
+    "LMEM->L2M", "CONST->DDR", "CONST->LMEM", "UNKNOWN",   "DDR->L2M",
+    "L2M->DDR",  "L2M->LMEM",  "L2M->L2M",    "CONST->L2M"};
 
 constexpr std::string_view name(direction d) noexcept {
   auto i = static_cast<std::size_t>(d);
-  return i < direction_names.size() ? direction_names[i] : std::string_view{"?"};
+  return i < direction_count ? direction_names[i] : std::string_view{"?"};
+}
+constexpr std::string_view long_name(direction d) noexcept {
+  auto i = static_cast<std::size_t>(d);
+  return i < direction_count ? direction_long_names[i] : std::string_view{"?"};
 }
 
 }  // namespace tpuprof
@@ -231,8 +252,8 @@ class name_table {
 namespace tpuprof {
 
 /// One command on one engine queue (or one derived span: layer, function, MCU).
-/// 64 bytes: sized for millions of events in memory. Chip-specific detail lives
-/// in the decoder's side tables, reached through `detail`.
+/// 64 bytes: sized for millions of events in memory; names are interned ids
+/// (text in trace_info::names) so the struct stays flat.
 struct engine_event {
   /// Cycles on the decoder's common timeline (after unwrap, alignment, shift).
   std::uint64_t begin_cycle = 0;
@@ -248,12 +269,14 @@ struct engine_event {
   std::int32_t layer_id = -1;
   /// alg ops / arch ops; NaN = unknown (never 0 for unknown).
   float uarch_rate = std::numeric_limits<float>::quiet_NaN();
-  /// Index into the decoder's per-event detail table; no_detail if none.
-  std::uint32_t detail = no_detail;
-  /// Op name (e.g. "arith.cast", "dma.tensor"); 0 = unknown.
+  /// Op name (e.g. "arith.cast", "dma.tensor", "MM2_NN"); 0 = unknown.
   name_id op = 0;
-  /// Kernel function / category name (e.g. vendor func type "AR"); 0 = none.
+  /// Op type / function class (e.g. "AR", "TENSOR", "mm/mm2"); 0 = unknown.
+  name_id op_type = 0;
+  /// Kernel function the command ran in (SG2260 FUNC records); 0 = none.
   name_id function = 0;
+  /// Chip-specific: kernel-function instance (SG2260) or subnet index (BM1684X).
+  std::uint16_t group = 0;
   std::uint8_t device = 0;
   /// Core for per-core engines; port for CDMA.
   std::uint8_t unit = 0;
@@ -261,7 +284,6 @@ struct engine_event {
   /// Low 4 bits: direction; high bits: flags below.
   std::uint8_t dir_flags = 0;
 
-  static constexpr std::uint32_t no_detail = 0xFFFFFFFFu;
   static constexpr std::uint8_t flag_matched = 0x10;    ///< PMU record paired with a command
   static constexpr std::uint8_t flag_has_bytes = 0x20;  ///< `bytes` is known
   static constexpr std::uint8_t flag_invalid = 0x40;    ///< record carries 0xFFFFFFFF fields
