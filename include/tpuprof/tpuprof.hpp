@@ -2,6 +2,8 @@
 #pragma once
 
 #include <tpuprof/chip_traits.hpp>
+#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/diagnostics.hpp>
 #include <tpuprof/engine.hpp>

@@ -11,26 +11,29 @@
 #include <tuple>
 #include <type_traits>
 #include <array>
-#include <ranges>
-#include <cmath>
-#include <limits>
-#include <deque>
-#include <unordered_map>
-#include <vector>
-#include <algorithm>
-#include <utility>
-#include <unistd.h>
-#include <cerrno>
-#include <cstdio>
+#include <cstddef>
+#include <bit>
 #include <cstring>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+#include <range/v3/view/facade.hpp>
+#include <charconv>
+#include <ranges>
+#include <deque>
 #include <filesystem>
 #include <system_error>
-#include <bit>
-#include <cstddef>
-#include <memory>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <cerrno>
 // ---- begin <tpuprof/tpuprof.hpp>
 /// Umbrella header: everything tpuprof offers.
 
@@ -192,9 +195,1063 @@ decltype(auto) with_chip(chip_list<Cs...>, std::string_view chip, F&& f) {
 
 }  // namespace tpuprof
 // ---- end <tpuprof/chip_traits.hpp>
+// ---- begin <tpuprof/chips/bm1684x.hpp>
+/// BM1684X: one core, TIU + GDMA, `bmprofile_data-N` dumps (format-bm1684x.md).
+
+
+// ---- begin <tpuprof/decode/bmprofile/chip.hpp>
+/// bmprofile_chip: what a chip must describe for the bmprofile_data-N decoder
+/// (BM1684X now; BM1684 and BM1688 are the same container with other tables).
+
+
+
+namespace tpuprof::bmprofile {
+
+/// One framed command of a cmd_*.dat buffer: its length and identity.
+struct command_frame {
+  unsigned length = 0;       ///< bytes
+  std::string_view op;       ///< op name, e.g. "arith.cast"
+  std::uint32_t cmd_id = 0;  ///< own id (bd_id / gdma_id)
+  std::uint32_t dep_id = 0;  ///< id of the other engine's command it waits for
+  unsigned type = 0;         ///< tsk_typ / cmd_type
+  unsigned eu = 0;           ///< tsk_eu_typ / special function
+};
+
+/// Bit layout of the 64-bit id of an MCU NODE_SET / NODE_WAIT record.
+struct node_set_layout {
+  unsigned bd_lo, bd_width, gdma_lo, gdma_width, engine_lo, engine_width, func_lo, func_width,
+      parallel_bit, version_lo;
+};
+
+template <class T>
+concept bmprofile_chip = chip_traits<T> && requires(std::uint64_t w) {
+  { T::arch_id } -> std::convertible_to<int>;
+  { T::arch_name } -> std::convertible_to<std::string_view>;
+  { T::period_fixed } -> std::convertible_to<bool>;
+  { T::tiu_record_size } -> std::convertible_to<std::size_t>;
+  { T::gdma_record_size } -> std::convertible_to<std::size_t>;
+  { T::id_width } -> std::convertible_to<unsigned>;
+  { T::gdma_inst_id_bits } -> std::convertible_to<unsigned>;
+  { T::node_set } -> std::convertible_to<node_set_layout>;
+  { T::bd_func_names[0] } -> std::convertible_to<std::string_view>;
+  { T::gdma_func_names[0] } -> std::convertible_to<std::string_view>;
+  { T::frame_tiu(w) } -> std::same_as<std::optional<command_frame>>;
+  { T::frame_gdma(w, w) } -> std::same_as<std::optional<command_frame>>;
+  { T::realigns_after(std::string_view{}) } -> std::same_as<bool>;
+};
+
+}  // namespace tpuprof::bmprofile
+// ---- end <tpuprof/decode/bmprofile/chip.hpp>
+// ---- begin <tpuprof/io/byte_reader.hpp>
+/// Bounds-checked little-endian reads over caller-owned bytes.
+
+
+// ---- begin <tpuprof/error.hpp>
+/// decode_error: bad input data, with the file, byte offset and reason.
+
+
+namespace tpuprof {
+
+/// Thrown for input that cannot be decoded (truncated, corrupt, wrong chip,
+/// missing file). what() = "<file>: at byte <offset>: <reason>".
+class decode_error : public std::runtime_error {
+ public:
+  /// Marks an error that is not tied to a byte position (e.g. a missing file).
+  static constexpr std::uint64_t no_offset = ~std::uint64_t{0};
+
+  decode_error(std::string_view file, std::uint64_t offset, std::string_view reason)
+      : std::runtime_error(format(file, offset, reason)),
+        file_(file),
+        offset_(offset),
+        reason_(reason) {}
+
+  const std::string& file() const noexcept { return file_; }
+  std::uint64_t offset() const noexcept { return offset_; }
+  const std::string& reason() const noexcept { return reason_; }
+
+ private:
+  static std::string format(std::string_view file, std::uint64_t offset, std::string_view reason) {
+    std::string s(file.empty() ? std::string_view{"<input>"} : file);
+    if (offset != no_offset) {
+      s += ": at byte ";
+      s += std::to_string(offset);
+    }
+    s += ": ";
+    s += reason;
+    return s;
+  }
+  std::string file_;
+  std::uint64_t offset_;
+  std::string reason_;
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/error.hpp>
+
+namespace tpuprof::io {
+
+/// Unchecked little-endian load; callers check bounds once per record.
+template <class T>
+inline T load_le(const std::byte* p) noexcept {
+  static_assert(std::is_trivially_copyable_v<T>);
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  if constexpr (std::endian::native == std::endian::big && sizeof(T) > 1) {
+    auto* b = reinterpret_cast<unsigned char*>(&v);
+    for (std::size_t i = 0; i < sizeof(T) / 2; ++i) std::swap(b[i], b[sizeof(T) - 1 - i]);
+  }
+  return v;
+}
+
+/// A view of bytes that knows its file name and its offset in that file, so
+/// every failed read names where it happened. Does not own the bytes.
+class byte_reader {
+ public:
+  byte_reader() = default;
+  byte_reader(std::span<const std::byte> bytes, std::string_view file, std::uint64_t base = 0)
+      : bytes_(bytes), file_(file), base_(base) {}
+
+  std::size_t size() const noexcept { return bytes_.size(); }
+  std::span<const std::byte> bytes() const noexcept { return bytes_; }
+  std::string_view file() const noexcept { return file_; }
+  /// Offset of byte 0 of this view in the file.
+  std::uint64_t base() const noexcept { return base_; }
+
+  /// Throws decode_error unless [off, off+n) is inside the view.
+  void require(std::size_t off, std::size_t n, std::string_view what) const {
+    if (off > bytes_.size() || n > bytes_.size() - off) {
+      std::string r = "truncated ";
+      r += what;
+      r += ": need ";
+      r += std::to_string(n);
+      r += " bytes, have ";
+      r += std::to_string(off > bytes_.size() ? 0 : bytes_.size() - off);
+      throw decode_error(file_, base_ + off, r);
+    }
+  }
+
+  template <class T>
+  T read(std::size_t off, std::string_view what = "field") const {
+    require(off, sizeof(T), what);
+    return load_le<T>(bytes_.data() + off);
+  }
+  std::uint8_t u8(std::size_t off) const { return read<std::uint8_t>(off); }
+  std::uint16_t u16(std::size_t off) const { return read<std::uint16_t>(off); }
+  std::uint32_t u32(std::size_t off) const { return read<std::uint32_t>(off); }
+  std::uint64_t u64(std::size_t off) const { return read<std::uint64_t>(off); }
+
+  /// Sub-view [off, off+n), checked.
+  byte_reader sub(std::size_t off, std::size_t n, std::string_view what = "block") const {
+    require(off, n, what);
+    return byte_reader(bytes_.subspan(off, n), file_, base_ + off);
+  }
+
+  /// Throws decode_error at `off` with `reason`.
+  [[noreturn]] void fail(std::size_t off, std::string_view reason) const {
+    throw decode_error(file_, base_ + off, reason);
+  }
+
+ private:
+  std::span<const std::byte> bytes_;
+  std::string_view file_;
+  std::uint64_t base_ = 0;
+};
+
+/// Extracts bits [lo, lo+width) of a 64-bit word (LSB = bit 0).
+constexpr std::uint64_t bits(std::uint64_t v, unsigned lo, unsigned width) noexcept {
+  return width >= 64 ? (v >> lo) : ((v >> lo) & ((std::uint64_t{1} << width) - 1));
+}
+
+}  // namespace tpuprof::io
+// ---- end <tpuprof/io/byte_reader.hpp>
+
+namespace tpuprof::chips {
+
+/// Facts about the BM1684X used by bmprofile_decoder. Values and tables from
+/// tpu-mlir bm1684x_defs.py / opdef_1684x.py as restated in format-bm1684x.md.
+struct bm1684x {
+  static constexpr std::string_view name = "BM1684X";
+  static constexpr std::string_view cli_name = "bm1684x";
+  static constexpr unsigned core_count = 1;
+  /// Clocks follow tpu_freq from global.profile; 1000 MHz when absent or 0.
+  static constexpr double tiu_freq_mhz = 1000;
+  static constexpr double dma_freq_mhz = 1000;
+  static constexpr bool period_fixed = false;
+  static constexpr bool has_engine(engine e) { return e == engine::tiu || e == engine::gdma; }
+
+  /// `arch=` values in global.profile that name this chip.
+  static constexpr int arch_id = 3;
+  static constexpr std::string_view arch_name = "BM1684X";
+
+  static constexpr std::size_t tiu_record_size = 32;
+  static constexpr std::size_t gdma_record_size = 192;
+  /// Width of command ids in node lines and PMU matching (next_id wraps here).
+  static constexpr unsigned id_width = 20;
+  /// Bits of the GDMA PMU inst_id field (u32 at 0x08).
+  static constexpr unsigned gdma_inst_id_bits = 20;
+  /// MCU (dyn) NODE_SET id layout.
+  static constexpr bmprofile::node_set_layout node_set{0, 20, 20, 20, 40, 3, 43, 4, 52, 60};
+
+  static constexpr std::array<std::string_view, 16> bd_func_names{
+      "CONV", "PD",  "MM",  "AR", "RQDQ", "TRANS_BC", "SG", "LAR",
+      "",     "SFU", "LIN", "",   "",     "CMP",      "VC", "SYS"};
+  static constexpr std::array<std::string_view, 9> gdma_func_names{
+      "TENSOR",  "MATRIX", "MASKED_SEL", "GENERAL", "CW_TRANS",
+      "NONZERO", "SYS",    "GATHER",     "SCATTER"};
+  static constexpr std::array<std::string_view, 4> gdma_dir_names{"S2L", "L2S", "S2S", "L2L"};
+
+  /// Frames one TIU command of a cmd_*.dat buffer (§5.2.1); nullopt when the
+  /// (type, eu) pair has no known encoding (the rest cannot be framed).
+  static constexpr std::optional<bmprofile::command_frame> frame_tiu(std::uint64_t w0) noexcept {
+    using bmprofile::command_frame;
+    const bool short_form = (w0 & 1) != 0;
+    const auto type = static_cast<unsigned>(io::bits(w0, 41, 4));
+    const auto eu = static_cast<unsigned>(io::bits(w0, 45, 5));
+    const auto id = static_cast<std::uint32_t>(io::bits(w0, 1, 20));
+    const auto dep = static_cast<std::uint32_t>(io::bits(w0, 21, 20));
+    auto pick = [&](std::string_view nm, unsigned long_len,
+                    unsigned short_len) -> std::optional<command_frame> {
+      if (nm.empty()) return std::nullopt;
+      return command_frame{short_form ? short_len : long_len, nm, id, dep, type, eu};
+    };
+    switch (type) {
+      case 0:
+        return pick(table(conv_names, eu), 128, 64);
+      case 1:
+        return pick(table(pd_names, eu), 128, 64);
+      case 2:
+        return eu >= 4 ? pick(table(mm_names, eu), 128, 32) : pick(table(mm_names, eu), 128, 48);
+      case 3:
+        return pick(table(ar_names, eu), 128, 64);
+      case 4:
+        return pick(table(rqdq_names, eu), 128, 32);
+      case 5:
+        return pick(table(tsbc_names, eu), 128, 32);
+      case 6:
+        return pick(table(sg_names, eu), 128, 48);
+      case 7:  // LAR: fixed 16 bytes; the vendor names it by the bare eu number (we prefix "lar.")
+        if (eu > 30) return std::nullopt;
+        return command_frame{16, table(lar_names, eu), 0, 0, type, eu};
+      case 9:
+        return pick(table(sfu_names, eu), 128, 32);
+      case 10:
+        return pick(table(lin_names, eu), 128, 32);
+      case 13:
+        return pick(table(cmp_names, eu), 128, 48);
+      case 14:
+        return pick(table(vc_names, eu), 128, 48);
+      case 15: {
+        auto nm = table(sys_names, eu);
+        if (nm.empty()) return std::nullopt;
+        return command_frame{16, nm, id, dep, type, eu};
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  /// Frames one GDMA command; `w0` = bytes 0..7, `w1` = bytes 8..15.
+  static constexpr std::optional<bmprofile::command_frame> frame_gdma(std::uint64_t w0,
+                                                                      std::uint64_t w1) noexcept {
+    using bmprofile::command_frame;
+    const bool short_form = io::bits(w0, 3, 1) != 0;
+    const auto type = static_cast<unsigned>(io::bits(w0, 32, 4));
+    const auto sf = static_cast<unsigned>(io::bits(w0, 36, 3));
+    const auto id = static_cast<std::uint32_t>(io::bits(w0, 9, 20));
+    const auto dep = static_cast<std::uint32_t>(io::bits(w1, 0, 20));
+    auto pick = [&](std::string_view nm, unsigned long_len,
+                    unsigned short_len) -> std::optional<command_frame> {
+      unsigned len = short_form ? short_len : long_len;
+      if (nm.empty() || len == 0) return std::nullopt;
+      return command_frame{len, nm, id, dep, type, sf};
+    };
+    switch (type) {
+      case 0:
+        return pick(table(tensor_names, sf), 96, 0);
+      case 1:
+        return pick(table(matrix_names, sf), 96, 64);
+      case 2:
+        return pick("dma.masked_select", 96, 64);
+      case 3:
+        return pick(table(general_names, sf), 96, 48);
+      case 4:
+        return pick("dma.cw_transpose", 96, 0);
+      case 5:
+        return pick("dma.nonzero", 96, 48);
+      case 6:
+        return pick(table(dma_sys_names, sf), 0, 16);
+      case 7:
+        return pick("gdma.gather", 96, 0);
+      case 8:
+        return pick("gdma.scatter", 96, 0);
+      default:
+        return std::nullopt;
+    }
+  }
+
+  /// Commands after which the buffer re-aligns to 128 bytes.
+  static constexpr bool realigns_after(std::string_view op) noexcept {
+    return op == "dma.sys" || op == "sys.end";
+  }
+
+ private:
+  template <std::size_t N>
+  static constexpr std::string_view table(const std::array<std::string_view, N>& t,
+                                          unsigned i) noexcept {
+    return i < N ? t[i] : std::string_view{};
+  }
+  static constexpr std::array<std::string_view, 3> conv_names{"conv.normal", "conv.wrq",
+                                                              "conv.wrqrelu"};
+  static constexpr std::array<std::string_view, 8> pd_names{
+      "pord.depthwise",  "pord.avgpooling",   "pord.depthwiserelu", "",
+      "pord.maxpooling", "pord.roiDepthwise", "pord.roiavgpooling", "pord.roimaxpooling"};
+  static constexpr std::array<std::string_view, 7> mm_names{
+      "", "mm.normal", "mm.wrq", "mm.wrqrelu", "mm2.nn", "mm2.nt", "mm2.tt"};
+  static constexpr std::array<std::string_view, 31> ar_names{
+      "arith.mul",         "arith.not",         "arith.add",
+      "arith.sub",         "arith.max",         "arith.min",
+      "arith.logicShift",  "arith.and",         "arith.or",
+      "arith.xor",         "arith.selectGreat", "arith.selectEqual",
+      "arith.div",         "arith.selectLess",  "arith.cast",
+      "arith.adds",        "arith.subs",        "",
+      "arith.mac",         "arith.copy",        "arith.muls",
+      "arith.ashift",      "arith.cshift",      "arith.mulDHR",
+      "arith.euIdxGen",    "arith.npuIdxGen",   "arith.abs",
+      "arith.fsubabs",     "arith.copyMb",      "arith.getFirstOne",
+      "arith.getFirstZero"};
+  static constexpr std::array<std::string_view, 6> rqdq_names{
+      "quant.rq0", "quant.rq1", "quant.rq2", "quant.dq0", "quant.dq1", "quant.dq2"};
+  static constexpr std::array<std::string_view, 6> tsbc_names{
+      "tsbc.cw_ts", "tsbc.wc_ts", "tsbc.l_copy", "tsbc.l_bc", "tsbc.s_bc", "tsbc.s_distribute"};
+  static constexpr std::array<std::string_view, 19> sg_names{
+      "sg.pl_gather_d1coor",    "sg.pl_gather_d2coor",       "sg.pl_gather_rec",
+      "sg.pl_scatter_d1coor",   "sg.pl_scatter_d2coor",      "sg.pe_s_gather_d1coor",
+      "sg.pe_s_scatter_d1coor", "sg.pe_m_gather_d1coor",     "sg.pe_s_mask_select",
+      "sg.pe_s_nonzero",        "sg.pe_s_scatter_pp_d1coor", "sg.pl_gather_perw",
+      "sg.pl_scatter_perw",     "sg.pe_s_gather_hzd",        "sg.pe_s_scatter_hzd",
+      "sg.pe_s_mask_selhzd",    "sg.pe_s_nonzero_hzd",       "sgl.pe_s_gather_line",
+      "sgl.pe_s_scatter_line"};
+  static constexpr std::array<std::string_view, 31> lar_names{
+      "lar.0",  "lar.1",  "lar.2",  "lar.3",  "lar.4",  "lar.5",  "lar.6",  "lar.7",
+      "lar.8",  "lar.9",  "lar.10", "lar.11", "lar.12", "lar.13", "lar.14", "lar.15",
+      "lar.16", "lar.17", "lar.18", "lar.19", "lar.20", "lar.21", "lar.22", "lar.23",
+      "lar.24", "lar.25", "lar.26", "lar.27", "lar.28", "lar.29", "lar.30"};
+  static constexpr std::array<std::string_view, 18> sfu_names{"",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "sfu.taylor_4x",
+                                                              "sfu.taylor",
+                                                              "",
+                                                              "sfu.normalize",
+                                                              "",
+                                                              "sfu.rsqrt"};
+  static constexpr std::array<std::string_view, 22> lin_names{"",
+                                                              "lin.mac",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "lin.square_sum",
+                                                              "lin.square_diff"};
+  static constexpr std::array<std::string_view, 27> cmp_names{"",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "cmp.gt_and_sel",
+                                                              "cmp.sel_gt",
+                                                              "cmp.sel_eq",
+                                                              "cmp.lt_and_sel",
+                                                              "cmp.sel_lt"};
+  static constexpr std::array<std::string_view, 24> vc_names{"vc.mul",
+                                                             "",
+                                                             "vc.add",
+                                                             "vc.sub",
+                                                             "vc.max",
+                                                             "vc.min",
+                                                             "",
+                                                             "vc.and",
+                                                             "vc.or",
+                                                             "vc.xor",
+                                                             "vc.select_gt",
+                                                             "vc.select_eq",
+                                                             "vc.div",
+                                                             "vc.select_lt",
+                                                             "",
+                                                             "vc.add_satu",
+                                                             "vc.sub_satu",
+                                                             "",
+                                                             "",
+                                                             "",
+                                                             "vc.mul_satu",
+                                                             "",
+                                                             "",
+                                                             "vc.mulDHR"};
+  static constexpr std::array<std::string_view, 32> sys_names{"sys.intr_barrier",
+                                                              "sys.spb",
+                                                              "sys.swr",
+                                                              "sys.swr_from_lmem",
+                                                              "sys.swr_collect_from_lmem",
+                                                              "sys.data_barrier",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "",
+                                                              "sys.nop",
+                                                              "sys.end"};
+  static constexpr std::array<std::string_view, 7> tensor_names{"dma.tensor",
+                                                                "dma.tensor.transpose",
+                                                                "dma.tensor.collect",
+                                                                "dma.tensor.broadcast",
+                                                                "dma.tensor.distribute",
+                                                                "dma.tensor.4bank_copy",
+                                                                "dma.tensor.4bank_broadcast"};
+  static constexpr std::array<std::string_view, 2> matrix_names{"dma.matrix",
+                                                                "dma.matrix.transpose"};
+  static constexpr std::array<std::string_view, 2> general_names{"dma.general",
+                                                                 "dma.general.broadcast"};
+  static constexpr std::array<std::string_view, 2> dma_sys_names{"dma.sys", "dma.sys.nop"};
+};
+
+static_assert(chip_traits<bm1684x>);
+static_assert(bmprofile::bmprofile_chip<bm1684x>);
+
+}  // namespace tpuprof::chips
+// ---- end <tpuprof/chips/bm1684x.hpp>
+// ---- begin <tpuprof/decode/bmprofile_decoder.hpp>
+/// bmprofile_decoder<Chip>: bmprofile_data-N dumps (BM1684X family) to lazy
+/// ranges of engine events, reproducing tpu-mlir's time mode (format-bm1684x.md
+/// §6) except for the documented fixes in docs/chips/bm1684x.md.
+
+
+
+// ---- begin <tpuprof/decode/bmprofile/blocks.hpp>
+/// The binary block container of iter<N>.profile (and bmlib files): `u32 type,
+/// u32 len, len bytes` until EOF; plus the SUMMARY, COMMAND and DYN records.
+
+
+// ---- begin <tpuprof/diagnostics.hpp>
+/// decode_diagnostics: data loss and oddities found while decoding, counted
+/// per kind and kept with the first few locations. Never silent.
+
+
+namespace tpuprof {
+
+/// What can go wrong without stopping the decode.
+enum class diag : std::uint8_t {
+  id_wrap,            ///< a 16-bit command id wrapped (unwrapped by +65536)
+  cycle_wrap,         ///< a 32-bit cycle counter wrapped (unwrapped by +2^32)
+  unmatched_record,   ///< PMU record paired with no command
+  unmatched_command,  ///< command with no PMU record
+  invalid_record,     ///< record with 0xFFFFFFFF fields (not ended / not written)
+  empty_block,        ///< zero-length or missing data block
+  unknown_enum,       ///< enum value outside the known table
+  truncated_tail,     ///< partial record at the end of a block, ignored
+  buffer_full,        ///< record count reached the buffer capacity: later records lost
+  default_frequency,  ///< clock frequency missing or 0: a default was used
+  out_of_order,       ///< records out of time order, repaired
+  skipped_block,      ///< unknown block type, skipped
+  inserted_record,    ///< matcher: command without record (edit-distance insert)
+  deleted_record,     ///< matcher: record without command (edit-distance delete)
+  missing_file,       ///< an expected file is absent
+  other,
+};
+
+inline constexpr std::size_t diag_count = 16;
+
+inline constexpr std::array<std::string_view, diag_count> diag_names{
+    "id_wrap",         "cycle_wrap",        "unmatched_record", "unmatched_command",
+    "invalid_record",  "empty_block",       "unknown_enum",     "truncated_tail",
+    "buffer_full",     "default_frequency", "out_of_order",     "skipped_block",
+    "inserted_record", "deleted_record",    "missing_file",     "other"};
+
+constexpr std::string_view name(diag d) noexcept {
+  auto i = static_cast<std::size_t>(d);
+  return i < diag_count ? diag_names[i] : std::string_view{"?"};
+}
+
+/// True for kinds that mean events or data were lost (drive `--strict`).
+constexpr bool is_data_loss(diag d) noexcept {
+  switch (d) {
+    case diag::unmatched_record:
+    case diag::unmatched_command:
+    case diag::invalid_record:
+    case diag::truncated_tail:
+    case diag::buffer_full:
+    case diag::deleted_record:
+    case diag::missing_file:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// Counters plus the first `max_notes` messages (file, offset, text).
+class decode_diagnostics {
+ public:
+  struct note {
+    diag kind;
+    std::string file;
+    std::uint64_t offset;  ///< byte offset in `file`, or ~0 when not applicable
+    std::string text;
+  };
+  static constexpr std::size_t max_notes = 64;
+
+  void add(diag kind, std::string_view file, std::uint64_t offset, std::string_view text,
+           std::uint64_t n = 1) {
+    counts_[static_cast<std::size_t>(kind)] += n;
+    if (notes_.size() < max_notes)
+      notes_.push_back({kind, std::string(file), offset, std::string(text)});
+  }
+  /// Counts without a note (for per-record events on hot paths).
+  void count(diag kind, std::uint64_t n = 1) noexcept {
+    counts_[static_cast<std::size_t>(kind)] += n;
+  }
+
+  std::uint64_t operator[](diag kind) const noexcept {
+    return counts_[static_cast<std::size_t>(kind)];
+  }
+  const std::vector<note>& notes() const noexcept { return notes_; }
+
+  std::uint64_t total() const noexcept {
+    std::uint64_t t = 0;
+    for (auto c : counts_) t += c;
+    return t;
+  }
+  /// True when any kind that loses data was seen.
+  bool data_loss() const noexcept {
+    for (std::size_t i = 0; i < diag_count; ++i)
+      if (counts_[i] && is_data_loss(static_cast<diag>(i))) return true;
+    return false;
+  }
+  void merge(const decode_diagnostics& o) {
+    for (std::size_t i = 0; i < diag_count; ++i) counts_[i] += o.counts_[i];
+    for (const auto& n : o.notes_)
+      if (notes_.size() < max_notes) notes_.push_back(n);
+  }
+
+ private:
+  std::array<std::uint64_t, diag_count> counts_{};
+  std::vector<note> notes_;
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/diagnostics.hpp>
+
+namespace tpuprof::bmprofile {
+
+enum class block_type : std::uint32_t {
+  summary = 1,
+  compiler_log = 2,
+  monitor_bd = 3,
+  monitor_gdma = 4,
+  dyn_data = 5,
+  dyn_extra = 6,
+  firmware_log = 7,
+  command = 8,
+  bmlib = 9,
+  bmlib_extra = 10,
+  monitor_sdma = 11,
+  monitor_cdma = 12,
+  des_bdc = 13,
+  des_gdma = 14,
+  des_sdma = 15,
+  des_cdma = 16,
+};
+
+/// SUMMARY block (36 bytes): one subnet run on the host clock.
+struct subnet_summary {
+  std::uint32_t iteration = 0;
+  std::int32_t subnet_id = 0;
+  std::int32_t subnet_type = 0;  ///< TPU=0, CPU=1, MERGE=2, SWITCH=3
+  std::uint64_t begin_us = 0;
+  std::uint64_t end_us = 0;
+  std::uint64_t extra = 0;  ///< TPU: nonzero = dynamic subnet
+};
+
+/// COMMAND block: where this subnet's commands start in the cmd_*.dat files.
+struct command_index {
+  std::uint64_t gdma_base = 0, gdma_offset = 0, bd_base = 0, bd_offset = 0;
+  std::uint64_t gdma_count = 0, bd_count = 0;  ///< sums over groups
+};
+
+/// MCU (firmware) record, DYN_DATA (32 bytes).
+struct dyn_record {
+  std::uint32_t profile_id = 0;
+  std::uint32_t type = 0;
+  std::uint64_t id = 0;
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+};
+
+enum class dyn_type : std::uint32_t {
+  func = 0,
+  node_set = 1,
+  node_wait = 2,
+  cdma = 3,
+  gde = 4,
+  sort = 5,
+  nms = 6
+};
+
+/// The blocks of one iter file, by kind; k-th occurrence of a monitor block
+/// belongs to the k-th core (BM1688 writes one set per core).
+struct iter_blocks {
+  std::string file;
+  bool has_summary = false;
+  subnet_summary summary;
+  std::vector<command_index> commands;
+  std::vector<io::byte_reader> monitor_bd;    ///< per core
+  std::vector<io::byte_reader> monitor_gdma;  ///< per core
+  std::vector<io::byte_reader> dyn_data;      ///< per core
+  std::vector<io::byte_reader> dyn_extra;     ///< per core
+};
+
+/// Splits an iter file into blocks. Throws decode_error on a truncated header
+/// or payload; unknown block types are skipped with a diagnostic.
+inline iter_blocks read_iter_blocks(const io::byte_reader& r, decode_diagnostics& diag) {
+  iter_blocks b;
+  b.file = std::string(r.file());
+  std::size_t off = 0;
+  while (off < r.size()) {
+    if (r.size() - off < 8) {
+      diag.add(
+          diag::truncated_tail, r.file(), r.base() + off,
+          "trailing " + std::to_string(r.size() - off) + " bytes after the last block ignored");
+      break;
+    }
+    const auto type = r.u32(off);
+    const auto len = r.u32(off + 4);
+    if (len > r.size() - off - 8)
+      r.fail(off, "block of type " + std::to_string(type) + " claims " + std::to_string(len) +
+                      " bytes, only " + std::to_string(r.size() - off - 8) + " remain");
+    io::byte_reader payload = r.sub(off + 8, len);
+    if (len == 0)
+      diag.add(diag::empty_block, r.file(), r.base() + off,
+               "empty block of type " + std::to_string(type));
+    switch (static_cast<block_type>(type)) {
+      case block_type::summary:
+        if (len < 36) r.fail(off, "SUMMARY block shorter than 36 bytes");
+        b.has_summary = true;
+        b.summary = {payload.u32(0),
+                     static_cast<std::int32_t>(payload.u32(4)),
+                     static_cast<std::int32_t>(payload.u32(8)),
+                     payload.u64(12),
+                     payload.u64(20),
+                     payload.u64(28)};
+        break;
+      case block_type::command: {
+        if (len < 36) r.fail(off, "COMMAND block shorter than 36 bytes");
+        command_index c{payload.u64(0), payload.u64(8), payload.u64(16), payload.u64(24), 0, 0};
+        const std::uint32_t groups = payload.u32(32);
+        if (groups > (len - 36) / 8)
+          r.fail(off + 8 + 32, "COMMAND block claims " + std::to_string(groups) +
+                                   " groups, room for " + std::to_string((len - 36) / 8));
+        for (std::uint32_t g = 0; g < groups; ++g) {
+          c.gdma_count += payload.u32(36 + 8 * g);
+          c.bd_count += payload.u32(40 + 8 * g);
+        }
+        b.commands.push_back(c);
+        break;
+      }
+      case block_type::monitor_bd:
+        b.monitor_bd.push_back(payload);
+        break;
+      case block_type::monitor_gdma:
+        b.monitor_gdma.push_back(payload);
+        break;
+      case block_type::dyn_data:
+        b.dyn_data.push_back(payload);
+        break;
+      case block_type::dyn_extra:
+        b.dyn_extra.push_back(payload);
+        break;
+      case block_type::compiler_log:
+      case block_type::firmware_log:
+      case block_type::bmlib:
+      case block_type::bmlib_extra:
+        break;  // known, not used for device events
+      default:
+        diag.add(diag::skipped_block, r.file(), r.base() + off,
+                 "unknown block type " + std::to_string(type) + " skipped");
+        break;
+    }
+    off += 8 + static_cast<std::size_t>(len);
+  }
+  return b;
+}
+
+/// DYN_DATA records; a partial tail record is ignored with a diagnostic.
+inline std::vector<dyn_record> read_dyn_records(const io::byte_reader& r,
+                                                decode_diagnostics& diag) {
+  std::vector<dyn_record> v;
+  const std::size_t n = r.size() / 32;
+  if (r.size() % 32)
+    diag.add(diag::truncated_tail, r.file(), r.base() + n * 32, "partial DYN_DATA record ignored");
+  v.reserve(n);  // bounded by the block length, which was checked against the file
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t o = i * 32;
+    v.push_back({r.u32(o), r.u32(o + 4), r.u64(o + 8), r.u64(o + 16), r.u64(o + 24)});
+  }
+  return v;
+}
+
+}  // namespace tpuprof::bmprofile
+// ---- end <tpuprof/decode/bmprofile/blocks.hpp>
+// ---- begin <tpuprof/decode/bmprofile/commands.hpp>
+/// Framing of cmd_*.dat command buffers into commands with op names
+/// (format-bm1684x.md §5.2.1); full operand decoding is separate.
+
+
+
+namespace tpuprof::bmprofile {
+
+struct framed_command {
+  command_frame frame;
+  std::uint64_t offset = 0;  ///< byte offset in the cmd file
+};
+
+/// Frames up to `count` commands of engine `eng` (tiu or gdma) starting at
+/// `start`. Stops early, with a diagnostic, at an undecodable command or at
+/// the end of the data; `count` never sizes an allocation beyond the data.
+template <bmprofile_chip Chip>
+std::vector<framed_command> frame_commands(const io::byte_reader& r, engine eng,
+                                           std::uint64_t start, std::uint64_t count,
+                                           decode_diagnostics& diag) {
+  std::vector<framed_command> out;
+  if (start > r.size()) {
+    diag.add(diag::other, r.file(), r.base() + start, "command offset past the end of the file");
+    return out;
+  }
+  std::size_t pos = static_cast<std::size_t>(start);
+  while (out.size() < count) {
+    if (r.size() - pos < 16) {
+      diag.add(diag::unmatched_command, r.file(), r.base() + pos,
+               "command buffer ends after " + std::to_string(out.size()) + " of " +
+                   std::to_string(count) + " commands");
+      break;
+    }
+    const std::uint64_t w0 = r.u64(pos), w1 = r.u64(pos + 8);
+    auto f = eng == engine::tiu ? Chip::frame_tiu(w0) : Chip::frame_gdma(w0, w1);
+    if (!f || f->length > r.size() - pos) {
+      diag.add(
+          diag::unknown_enum, r.file(), r.base() + pos,
+          f ? "command longer than the remaining buffer"
+            : "undecodable " + std::string(name(eng)) + " command (type " +
+                  std::to_string(eng == engine::tiu ? io::bits(w0, 41, 4) : io::bits(w0, 32, 4)) +
+                  "); the rest of the buffer cannot be framed");
+      break;
+    }
+    out.push_back({*f, r.base() + pos});
+    pos += f->length;
+    if (Chip::realigns_after(f->op)) {
+      std::size_t rel = pos - static_cast<std::size_t>(start);
+      rel = (rel + 127) / 128 * 128;
+      pos = static_cast<std::size_t>(start) + rel;
+      if (pos > r.size()) pos = r.size();
+    }
+  }
+  return out;
+}
+
+}  // namespace tpuprof::bmprofile
+// ---- end <tpuprof/decode/bmprofile/commands.hpp>
+// ---- begin <tpuprof/decode/bmprofile/global_profile.hpp>
+/// global.profile of a bmprofile_data-N dump: arch, clock, net name, and per
+/// subnet the layers and the static TIU/GDMA command lists (format-bm1684x.md §4).
+
+
+
+namespace tpuprof::bmprofile {
+
+struct tensor_info {
+  std::int64_t tensor_id = 0;
+  bool is_in = false;
+  std::string shape;
+  int dtype = 0;
+  bool is_const = false;
+};
+
+struct layer_info {
+  std::int32_t layer_id = -1;
+  std::string layer_type;  ///< "Conv2D", "Load", ...
+  std::string layer_name;
+  bool is_local = false;
+  std::int64_t group_id = -1;
+  std::vector<tensor_info> tensors;
+};
+
+/// One `bd cmd_id` / `gdma cmd_id` line: a command of the static stream.
+struct node_info {
+  std::uint32_t bd_id = 0;
+  std::uint32_t gdma_id = 0;
+  int func = 0;             ///< bd_func or gdma_func
+  int dir = -1;             ///< gdma_dir (GDMA only; unreliable, see §4.1)
+  std::int32_t layer = -1;  ///< index into subnet_info::layers, -1 = none
+};
+
+struct subnet_info {
+  std::int64_t subnet_id = 0;
+  std::vector<layer_info> layers;
+  std::vector<node_info> tiu_nodes;
+  std::vector<node_info> gdma_nodes;
+};
+
+struct mem_block {
+  int mtype = 0;
+  std::uint64_t addr = 0, size = 0, alloc_us = 0, free_us = 0;
+  std::string desc;
+};
+
+struct global_profile {
+  std::optional<std::string> arch;  ///< as written: "3" or "BM1684X"
+  std::optional<double> tpu_freq_mhz;
+  std::string net_name;
+  bool is_mlir = false;
+  std::vector<subnet_info> subnets;  ///< file order
+  std::vector<mem_block> mem_blocks;
+  std::vector<int> core_list;
+
+  const subnet_info* find_subnet(std::int64_t id) const noexcept {
+    for (const auto& s : subnets)
+      if (s.subnet_id == id) return &s;
+    return nullptr;
+  }
+};
+
+namespace detail {
+
+/// Value of `key=` in `line` (up to the next blank, or to the end when `rest`).
+inline std::optional<std::string_view> kv(std::string_view line, std::string_view key,
+                                          bool rest = false) {
+  std::size_t pos = 0;
+  while ((pos = line.find(key, pos)) != std::string_view::npos) {
+    bool starts = pos == 0 || line[pos - 1] == ' ' || line[pos - 1] == '\t' ||
+                  line[pos - 1] == ']' || line[pos - 1] == ':' || line[pos - 1] == '(';
+    std::size_t v = pos + key.size();
+    if (starts && v < line.size() && line[v] == '=') {
+      ++v;
+      if (rest) return line.substr(v);
+      std::size_t e = line.find_first_of(" \t)", v);
+      return line.substr(v, e == std::string_view::npos ? std::string_view::npos : e - v);
+    }
+    pos = v;
+  }
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+/// Parses global.profile. Throws decode_error (file, byte offset of the line,
+/// reason) for a malformed number in a line it understands; unknown lines are
+/// skipped as the vendor parser does.
+inline global_profile parse_global_profile(const io::byte_reader& r, decode_diagnostics& diag) {
+  global_profile g;
+  std::string_view text(reinterpret_cast<const char*>(r.bytes().data()), r.size());
+  subnet_info* subnet = nullptr;
+  layer_info* layer = nullptr;  // most recent layer record, owned by `subnet`
+  std::int64_t group = -1;
+  std::size_t line_start = 0;
+
+  auto num = [&](std::string_view v, std::size_t off, std::string_view key) -> std::int64_t {
+    std::string clean;
+    for (char c : v)
+      if (c != ',') clean += c;
+    std::int64_t x = 0;
+    auto [p, ec] = std::from_chars(clean.data(), clean.data() + clean.size(), x);
+    if (ec != std::errc{} || p != clean.data() + clean.size() || clean.empty())
+      r.fail(off, "bad number '" + std::string(v) + "' for " + std::string(key));
+    return x;
+  };
+  auto need = [&](std::string_view line, std::size_t off, std::string_view key, bool rest = false) {
+    auto v = detail::kv(line, key, rest);
+    if (!v) r.fail(off, "line without " + std::string(key) + "=");
+    return *v;
+  };
+  auto ensure_subnet = [&]() -> subnet_info& {
+    if (!subnet) {
+      g.subnets.push_back({});
+      subnet = &g.subnets.back();
+      layer = nullptr;
+    }
+    return *subnet;
+  };
+  auto add_layer = [&](layer_info l) {
+    auto& s = ensure_subnet();
+    s.layers.push_back(std::move(l));
+    layer = &s.layers.back();
+  };
+
+  while (line_start < text.size()) {
+    std::size_t nl = text.find('\n', line_start);
+    std::size_t end = nl == std::string_view::npos ? text.size() : nl;
+    std::string_view line = text.substr(line_start, end - line_start);
+    const std::size_t off = line_start;
+    line_start = end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (line.empty()) continue;
+
+    if (line.find("bd cmd_id") != std::string_view::npos) {
+      auto& s = ensure_subnet();
+      node_info n;
+      n.bd_id = static_cast<std::uint32_t>(num(need(line, off, "bd_id"), off, "bd_id"));
+      n.gdma_id = static_cast<std::uint32_t>(num(need(line, off, "gdma_id"), off, "gdma_id"));
+      n.func = static_cast<int>(num(need(line, off, "bd_func"), off, "bd_func"));
+      n.layer = layer ? static_cast<std::int32_t>(layer - s.layers.data()) : -1;
+      s.tiu_nodes.push_back(n);
+    } else if (line.find("gdma cmd_id") != std::string_view::npos) {
+      auto& s = ensure_subnet();
+      node_info n;
+      n.bd_id = static_cast<std::uint32_t>(num(need(line, off, "bd_id"), off, "bd_id"));
+      n.gdma_id = static_cast<std::uint32_t>(num(need(line, off, "gdma_id"), off, "gdma_id"));
+      n.dir = static_cast<int>(num(need(line, off, "gdma_dir"), off, "gdma_dir"));
+      n.func = static_cast<int>(num(need(line, off, "gdma_func"), off, "gdma_func"));
+      n.layer = layer ? static_cast<std::int32_t>(layer - s.layers.data()) : -1;
+      s.gdma_nodes.push_back(n);
+    } else if (line.find("tensor_id=") != std::string_view::npos && layer) {
+      tensor_info t;
+      t.tensor_id = num(need(line, off, "tensor_id"), off, "tensor_id");
+      t.is_in = num(need(line, off, "is_in"), off, "is_in") != 0;
+      t.shape = std::string(need(line, off, "shape"));
+      if (auto d = detail::kv(line, "dtype")) t.dtype = static_cast<int>(num(*d, off, "dtype"));
+      if (auto c = detail::kv(line, "is_const")) t.is_const = num(*c, off, "is_const") != 0;
+      layer->tensors.push_back(std::move(t));
+    } else if (line.find("global_layer") != std::string_view::npos ||
+               line.find("local_layer") != std::string_view::npos) {
+      layer_info l;
+      l.layer_id = static_cast<std::int32_t>(num(need(line, off, "layer_id"), off, "layer_id"));
+      l.layer_type = std::string(need(line, off, "layer_type"));
+      l.layer_name = std::string(detail::kv(line, "layer_name", true).value_or(""));
+      l.is_local = line.find("local_layer") != std::string_view::npos;
+      l.group_id = l.is_local ? group : -1;
+      add_layer(std::move(l));
+    } else if (line.find("gdma_layer") != std::string_view::npos) {
+      layer_info l;
+      l.layer_type = "GDMA(" + std::string(detail::kv(line, "gdma_type").value_or("?")) + ")";
+      add_layer(std::move(l));
+    } else if (auto lid = detail::kv(line, "layer_id");
+               lid && detail::kv(line, "total_size") && detail::kv(line, "feature_size")) {
+      layer_info l;
+      l.layer_id = static_cast<std::int32_t>(num(*lid, off, "layer_id"));
+      l.is_local = true;
+      l.group_id = group;
+      add_layer(std::move(l));
+    } else if (line.find("start to run") != std::string_view::npos) {
+      auto id = num(need(line, off, "subnet_id"), off, "subnet_id");
+      subnet = nullptr;
+      for (auto& s : g.subnets)
+        if (s.subnet_id == id) subnet = &s;
+      if (!subnet) {
+        g.subnets.push_back({});
+        subnet = &g.subnets.back();
+        subnet->subnet_id = id;
+      }
+      // the current layer is not reset by "start to run" (vendor semantics)
+      if (layer && (subnet->layers.empty() || layer < subnet->layers.data() ||
+                    layer >= subnet->layers.data() + subnet->layers.size()))
+        layer = nullptr;
+    } else if (line.find("start local memory usage of group") != std::string_view::npos) {
+      auto p = line.find("group ");
+      std::string_view rest = line.substr(p + 6);
+      group = num(rest.substr(0, rest.find(' ')), off, "group");
+    } else if (auto mt = detail::kv(line, "mtype"); mt && detail::kv(line, "desc")) {
+      mem_block m;
+      m.mtype = static_cast<int>(num(*mt, off, "mtype"));
+      m.addr = static_cast<std::uint64_t>(num(need(line, off, "addr"), off, "addr"));
+      m.size = static_cast<std::uint64_t>(num(need(line, off, "size"), off, "size"));
+      m.alloc_us = static_cast<std::uint64_t>(num(need(line, off, "alloc"), off, "alloc"));
+      m.free_us = static_cast<std::uint64_t>(num(need(line, off, "free"), off, "free"));
+      m.desc = std::string(need(line, off, "desc", true));
+      g.mem_blocks.push_back(std::move(m));
+    } else if (auto cl = detail::kv(line, "core_list")) {
+      std::string_view v = *cl;
+      while (!v.empty()) {
+        auto c = v.find(',');
+        auto tok = v.substr(0, c);
+        if (!tok.empty()) g.core_list.push_back(static_cast<int>(num(tok, off, "core_list")));
+        if (c == std::string_view::npos) break;
+        v.remove_prefix(c + 1);
+      }
+    } else if (auto a = detail::kv(line, "arch")) {
+      if (!g.arch) g.arch = std::string(*a);
+    } else if (auto f = detail::kv(line, "tpu_freq")) {
+      g.tpu_freq_mhz = static_cast<double>(num(*f, off, "tpu_freq"));
+    } else if (auto n = detail::kv(line, "net_name", true)) {
+      g.net_name = std::string(*n);
+    } else if (auto m = detail::kv(line, "is_mlir")) {
+      g.is_mlir = num(*m, off, "is_mlir") != 0;
+    }
+  }
+  if (!g.arch) diag.add(diag::other, r.file(), decode_error::no_offset, "no arch= line");
+  return g;
+}
+
+}  // namespace tpuprof::bmprofile
+// ---- end <tpuprof/decode/bmprofile/global_profile.hpp>
 // ---- begin <tpuprof/decode/decoded_trace.hpp>
 /// decoded_trace: what every decoder returns (trace_info + event ranges), and
 /// materialized_trace, the owning in-memory form (tests, merges, generators).
+
 
 // ---- begin <tpuprof/event.hpp>
 /// engine_event: the one record type that flows from decoders to views and sinks.
@@ -322,113 +1379,6 @@ static_assert(sizeof(engine_event) == 64, "engine_event must stay 64 bytes");
 /// names, diagnostics). Sinks and views read it next to the event range.
 
 
-// ---- begin <tpuprof/diagnostics.hpp>
-/// decode_diagnostics: data loss and oddities found while decoding, counted
-/// per kind and kept with the first few locations. Never silent.
-
-
-namespace tpuprof {
-
-/// What can go wrong without stopping the decode.
-enum class diag : std::uint8_t {
-  id_wrap,            ///< a 16-bit command id wrapped (unwrapped by +65536)
-  cycle_wrap,         ///< a 32-bit cycle counter wrapped (unwrapped by +2^32)
-  unmatched_record,   ///< PMU record paired with no command
-  unmatched_command,  ///< command with no PMU record
-  invalid_record,     ///< record with 0xFFFFFFFF fields (not ended / not written)
-  empty_block,        ///< zero-length or missing data block
-  unknown_enum,       ///< enum value outside the known table
-  truncated_tail,     ///< partial record at the end of a block, ignored
-  buffer_full,        ///< record count reached the buffer capacity: later records lost
-  default_frequency,  ///< clock frequency missing or 0: a default was used
-  out_of_order,       ///< records out of time order, repaired
-  skipped_block,      ///< unknown block type, skipped
-  inserted_record,    ///< matcher: command without record (edit-distance insert)
-  deleted_record,     ///< matcher: record without command (edit-distance delete)
-  missing_file,       ///< an expected file is absent
-  other,
-};
-
-inline constexpr std::size_t diag_count = 16;
-
-inline constexpr std::array<std::string_view, diag_count> diag_names{
-    "id_wrap",         "cycle_wrap",        "unmatched_record", "unmatched_command",
-    "invalid_record",  "empty_block",       "unknown_enum",     "truncated_tail",
-    "buffer_full",     "default_frequency", "out_of_order",     "skipped_block",
-    "inserted_record", "deleted_record",    "missing_file",     "other"};
-
-constexpr std::string_view name(diag d) noexcept {
-  auto i = static_cast<std::size_t>(d);
-  return i < diag_count ? diag_names[i] : std::string_view{"?"};
-}
-
-/// True for kinds that mean events or data were lost (drive `--strict`).
-constexpr bool is_data_loss(diag d) noexcept {
-  switch (d) {
-    case diag::unmatched_record:
-    case diag::unmatched_command:
-    case diag::invalid_record:
-    case diag::truncated_tail:
-    case diag::buffer_full:
-    case diag::deleted_record:
-    case diag::missing_file:
-      return true;
-    default:
-      return false;
-  }
-}
-
-/// Counters plus the first `max_notes` messages (file, offset, text).
-class decode_diagnostics {
- public:
-  struct note {
-    diag kind;
-    std::string file;
-    std::uint64_t offset;  ///< byte offset in `file`, or ~0 when not applicable
-    std::string text;
-  };
-  static constexpr std::size_t max_notes = 64;
-
-  void add(diag kind, std::string_view file, std::uint64_t offset, std::string_view text,
-           std::uint64_t n = 1) {
-    counts_[static_cast<std::size_t>(kind)] += n;
-    if (notes_.size() < max_notes)
-      notes_.push_back({kind, std::string(file), offset, std::string(text)});
-  }
-  /// Counts without a note (for per-record events on hot paths).
-  void count(diag kind, std::uint64_t n = 1) noexcept {
-    counts_[static_cast<std::size_t>(kind)] += n;
-  }
-
-  std::uint64_t operator[](diag kind) const noexcept {
-    return counts_[static_cast<std::size_t>(kind)];
-  }
-  const std::vector<note>& notes() const noexcept { return notes_; }
-
-  std::uint64_t total() const noexcept {
-    std::uint64_t t = 0;
-    for (auto c : counts_) t += c;
-    return t;
-  }
-  /// True when any kind that loses data was seen.
-  bool data_loss() const noexcept {
-    for (std::size_t i = 0; i < diag_count; ++i)
-      if (counts_[i] && is_data_loss(static_cast<diag>(i))) return true;
-    return false;
-  }
-  void merge(const decode_diagnostics& o) {
-    for (std::size_t i = 0; i < diag_count; ++i) counts_[i] += o.counts_[i];
-    for (const auto& n : o.notes_)
-      if (notes_.size() < max_notes) notes_.push_back(n);
-  }
-
- private:
-  std::array<std::uint64_t, diag_count> counts_{};
-  std::vector<note> notes_;
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/diagnostics.hpp>
 
 namespace tpuprof {
 
@@ -497,13 +1447,14 @@ concept decoded_trace = requires(const T& t) {
   { t.info() } -> std::convertible_to<const trace_info&>;
   requires std::ranges::input_range<decltype(t.events())>;
   requires std::ranges::input_range<decltype(t.spans())>;
-  requires std::convertible_to<std::ranges::range_reference_t<decltype(t.events())>, const engine_event&>;
+  requires std::convertible_to<std::ranges::range_reference_t<decltype(t.events())>,
+                               const engine_event&>;
 };
 
 /// Owns everything; satisfies decoded_trace.
 struct materialized_trace {
   trace_info meta;
-  std::vector<engine_event> hw;     ///< hardware events
+  std::vector<engine_event> hw;       ///< hardware events
   std::vector<engine_event> derived;  ///< layers, MCU, functions, subnets
 
   const trace_info& info() const noexcept { return meta; }
@@ -525,195 +1476,6 @@ materialized_trace materialize(const T& t) {
 
 }  // namespace tpuprof
 // ---- end <tpuprof/decode/decoded_trace.hpp>
-// ---- begin <tpuprof/error.hpp>
-/// decode_error: bad input data, with the file, byte offset and reason.
-
-
-namespace tpuprof {
-
-/// Thrown for input that cannot be decoded (truncated, corrupt, wrong chip,
-/// missing file). what() = "<file>: at byte <offset>: <reason>".
-class decode_error : public std::runtime_error {
- public:
-  /// Marks an error that is not tied to a byte position (e.g. a missing file).
-  static constexpr std::uint64_t no_offset = ~std::uint64_t{0};
-
-  decode_error(std::string_view file, std::uint64_t offset, std::string_view reason)
-      : std::runtime_error(format(file, offset, reason)),
-        file_(file),
-        offset_(offset),
-        reason_(reason) {}
-
-  const std::string& file() const noexcept { return file_; }
-  std::uint64_t offset() const noexcept { return offset_; }
-  const std::string& reason() const noexcept { return reason_; }
-
- private:
-  static std::string format(std::string_view file, std::uint64_t offset, std::string_view reason) {
-    std::string s(file.empty() ? std::string_view{"<input>"} : file);
-    if (offset != no_offset) {
-      s += ": at byte ";
-      s += std::to_string(offset);
-    }
-    s += ": ";
-    s += reason;
-    return s;
-  }
-  std::string file_;
-  std::uint64_t offset_;
-  std::string reason_;
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/error.hpp>
-// ---- begin <tpuprof/io/atomic_file.hpp>
-/// atomic_file: buffered output that appears under its final name only when
-/// committed (temp file + fsync + rename); a failure never leaves a half file.
-
-
-
-namespace tpuprof::io {
-
-/// Thrown for output failures (disk full, permission); distinct from decode_error.
-class output_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// Writes to "<path>.tmp.<pid>" and renames to `path` in commit(). Destroying
-/// it uncommitted removes the temp file.
-class atomic_file {
- public:
-  explicit atomic_file(std::filesystem::path path) : path_(std::move(path)) {
-    tmp_ = path_;
-    tmp_ += ".tmp." + std::to_string(::getpid());
-    f_ = std::fopen(tmp_.c_str(), "wb");
-    if (!f_) throw output_error(path_.string() + ": cannot create: " + std::strerror(errno));
-    std::setvbuf(f_, nullptr, _IOFBF, 1 << 16);
-  }
-  atomic_file(const atomic_file&) = delete;
-  atomic_file& operator=(const atomic_file&) = delete;
-  ~atomic_file() {
-    if (f_) {
-      std::fclose(f_);
-      std::error_code ec;
-      std::filesystem::remove(tmp_, ec);
-    }
-  }
-
-  void write(std::string_view s) { write(s.data(), s.size()); }
-  void write(const void* p, std::size_t n) {
-    if (n && std::fwrite(p, 1, n, f_) != n)
-      throw output_error(path_.string() + ": write failed: " + std::strerror(errno));
-  }
-  /// Flushes, syncs and renames into place. Throws output_error on failure.
-  void commit() {
-    if (!f_) return;
-    bool ok = std::fflush(f_) == 0 && ::fsync(::fileno(f_)) == 0;
-    int e = errno;
-    ok = (std::fclose(f_) == 0) && ok;
-    f_ = nullptr;
-    std::error_code ec;
-    if (!ok) {
-      std::filesystem::remove(tmp_, ec);
-      throw output_error(path_.string() + ": write failed: " + std::strerror(e));
-    }
-    std::filesystem::rename(tmp_, path_, ec);
-    if (ec) {
-      std::filesystem::remove(tmp_, ec);
-      throw output_error(path_.string() + ": rename failed: " + ec.message());
-    }
-  }
-  const std::filesystem::path& path() const noexcept { return path_; }
-
- private:
-  std::filesystem::path path_, tmp_;
-  std::FILE* f_ = nullptr;
-};
-
-}  // namespace tpuprof::io
-// ---- end <tpuprof/io/atomic_file.hpp>
-// ---- begin <tpuprof/io/byte_reader.hpp>
-/// Bounds-checked little-endian reads over caller-owned bytes.
-
-
-
-namespace tpuprof::io {
-
-/// Unchecked little-endian load; callers check bounds once per record.
-template <class T>
-inline T load_le(const std::byte* p) noexcept {
-  static_assert(std::is_trivially_copyable_v<T>);
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  if constexpr (std::endian::native == std::endian::big && sizeof(T) > 1) {
-    auto* b = reinterpret_cast<unsigned char*>(&v);
-    for (std::size_t i = 0; i < sizeof(T) / 2; ++i) std::swap(b[i], b[sizeof(T) - 1 - i]);
-  }
-  return v;
-}
-
-/// A view of bytes that knows its file name and its offset in that file, so
-/// every failed read names where it happened. Does not own the bytes.
-class byte_reader {
- public:
-  byte_reader() = default;
-  byte_reader(std::span<const std::byte> bytes, std::string_view file, std::uint64_t base = 0)
-      : bytes_(bytes), file_(file), base_(base) {}
-
-  std::size_t size() const noexcept { return bytes_.size(); }
-  std::span<const std::byte> bytes() const noexcept { return bytes_; }
-  std::string_view file() const noexcept { return file_; }
-  /// Offset of byte 0 of this view in the file.
-  std::uint64_t base() const noexcept { return base_; }
-
-  /// Throws decode_error unless [off, off+n) is inside the view.
-  void require(std::size_t off, std::size_t n, std::string_view what) const {
-    if (off > bytes_.size() || n > bytes_.size() - off) {
-      std::string r = "truncated ";
-      r += what;
-      r += ": need ";
-      r += std::to_string(n);
-      r += " bytes, have ";
-      r += std::to_string(off > bytes_.size() ? 0 : bytes_.size() - off);
-      throw decode_error(file_, base_ + off, r);
-    }
-  }
-
-  template <class T>
-  T read(std::size_t off, std::string_view what = "field") const {
-    require(off, sizeof(T), what);
-    return load_le<T>(bytes_.data() + off);
-  }
-  std::uint8_t u8(std::size_t off) const { return read<std::uint8_t>(off); }
-  std::uint16_t u16(std::size_t off) const { return read<std::uint16_t>(off); }
-  std::uint32_t u32(std::size_t off) const { return read<std::uint32_t>(off); }
-  std::uint64_t u64(std::size_t off) const { return read<std::uint64_t>(off); }
-
-  /// Sub-view [off, off+n), checked.
-  byte_reader sub(std::size_t off, std::size_t n, std::string_view what = "block") const {
-    require(off, n, what);
-    return byte_reader(bytes_.subspan(off, n), file_, base_ + off);
-  }
-
-  /// Throws decode_error at `off` with `reason`.
-  [[noreturn]] void fail(std::size_t off, std::string_view reason) const {
-    throw decode_error(file_, base_ + off, reason);
-  }
-
- private:
-  std::span<const std::byte> bytes_;
-  std::string_view file_;
-  std::uint64_t base_ = 0;
-};
-
-/// Extracts bits [lo, lo+width) of a 64-bit word (LSB = bit 0).
-constexpr std::uint64_t bits(std::uint64_t v, unsigned lo, unsigned width) noexcept {
-  return width >= 64 ? (v >> lo) : ((v >> lo) & ((std::uint64_t{1} << width) - 1));
-}
-
-}  // namespace tpuprof::io
-// ---- end <tpuprof/io/byte_reader.hpp>
 // ---- begin <tpuprof/io/dump_files.hpp>
 /// dump_files: the set of files of one dump, from a directory (memory-mapped)
 /// or from caller-owned buffers. Decoders read only through this.
@@ -905,6 +1667,903 @@ class dump_files {
 
 }  // namespace tpuprof::io
 // ---- end <tpuprof/io/dump_files.hpp>
+
+namespace tpuprof {
+
+/// Overrides for what the dump says (or lacks).
+struct decode_options {
+  std::optional<double> tiu_freq_mhz;  ///< replaces tpu_freq / the chip default for TIU
+  std::optional<double> dma_freq_mhz;  ///< likewise for DMA engines
+};
+
+namespace bmprofile {
+
+/// Reference from a PMU record to what it was paired with.
+inline constexpr std::uint32_t no_pair = 0xFFFFFFFFu;
+inline constexpr std::uint32_t dyn_pair_bit = 0x80000000u;
+
+/// MCU record with its times relative to the subnet start (µs).
+struct dyn_event {
+  dyn_record rec;
+  double begin_us = 0;
+  double end_us = 0;
+};
+
+/// The PMU records of one engine in one iteration, plus everything needed to
+/// turn record k into an event without looking at other records.
+struct pmu_list {
+  engine eng = engine::tiu;
+  std::uint8_t core = 0;
+  std::uint16_t iteration = 0;
+  io::byte_reader bytes;
+  std::size_t count = 0;
+  std::size_t record_size = 0;
+  std::uint32_t first_raw = 0;    ///< raw start of record 0 (rebasing origin)
+  double fixed0 = 0;              ///< monitor start in this engine's cycles
+  std::int64_t shift = 0;         ///< TIU↔GDMA alignment, cycles
+  std::uint64_t base_cycles = 0;  ///< subnet start on the common timeline, cycles
+  double freq_mhz = 1000;
+  std::vector<std::uint32_t> pair;  ///< per record: static node index, dyn index|bit, or no_pair
+  const subnet_info* subnet = nullptr;
+  const std::vector<node_info>* nodes = nullptr;
+  const std::vector<name_id>* node_ops = nullptr;    ///< op name per static node
+  const std::vector<name_id>* node_types = nullptr;  ///< func name per static node
+  const std::vector<dyn_event>* dyns = nullptr;      ///< NODE_SETs of this engine
+};
+
+/// Sequential state for id unwrap and cycle rebasing (the vendor's loop).
+struct rebase_state {
+  std::size_t k = 0;
+  double fixed = 0;
+  std::uint32_t last_s = 0, last_e = 0, prev_id = 0;
+  std::uint64_t id_delta = 0;
+
+  /// Applies record k's raw values (call for k = 0, 1, 2, ... in order).
+  template <unsigned IdWidth>
+  void arrive(std::uint32_t raw_s, std::uint32_t raw_e, std::uint32_t raw_id) noexcept {
+    if (k > 0) {
+      if constexpr (IdWidth > 16) {
+        if (prev_id > 65000 && raw_id < 1000) id_delta += 65536;
+      }
+      // A start that went backwards is a wrap. (The vendor also treats an end
+      // smaller than the previous end as a wrap, which is wrong for overlaps.)
+      if (raw_s < last_s) fixed += 4294967296.0;
+    }
+    last_s = raw_s;
+    last_e = raw_e;
+    prev_id = raw_id;
+  }
+  /// trunc(double(raw - first) + fixed), as tpu-mlir computes it.
+  std::int64_t rebase(std::uint32_t raw, std::uint32_t first) const noexcept {
+    return static_cast<std::int64_t>(static_cast<double>(std::int64_t{raw} - std::int64_t{first}) +
+                                     fixed);
+  }
+};
+
+}  // namespace bmprofile
+
+/// Decoder for bmprofile_data-N directories (or the same files in memory).
+/// Construction reads global.profile, every iter<N>.profile and the command
+/// files, pairs PMU records with commands (a u32 per record), and keeps the
+/// PMU blocks mapped: events() decodes records on the fly.
+template <bmprofile::bmprofile_chip Chip>
+class bmprofile_decoder {
+ public:
+  using chip = Chip;
+
+  /// Throws decode_error for missing/corrupt files or a dump of another chip.
+  explicit bmprofile_decoder(io::dump_files files, decode_options opt = {})
+      : files_(std::move(files)) {
+    load(opt);
+  }
+  bmprofile_decoder(const bmprofile_decoder&) = delete;
+  bmprofile_decoder& operator=(const bmprofile_decoder&) = delete;
+  bmprofile_decoder(bmprofile_decoder&&) = default;
+
+  const trace_info& info() const noexcept { return info_; }
+  const bmprofile::global_profile& global() const noexcept { return global_; }
+  const std::vector<bmprofile::iter_blocks>& iterations() const noexcept { return iters_; }
+
+  class event_view;
+  /// Every hardware event: all TIU events, then all GDMA events.
+  event_view events() const { return event_view(this, 0, lists_.size()); }
+  /// The events of one engine (tiu or gdma) of core 0.
+  event_view events(engine e) const {
+    std::size_t b = lists_.size(), en = lists_.size();
+    for (std::size_t i = 0; i < lists_.size(); ++i)
+      if (lists_[i].eng == e) {
+        if (b == lists_.size()) b = i;
+        en = i + 1;
+      }
+    return b == lists_.size() ? event_view(this, 0, 0) : event_view(this, b, en);
+  }
+  /// Derived rows: MCU records, layer spans, subnet spans.
+  const std::vector<engine_event>& spans() const noexcept { return spans_; }
+
+  /// The event of record k of list li (what the view yields).
+  engine_event make_event(std::size_t li, const bmprofile::rebase_state& st) const {
+    const auto& l = lists_[li];
+    const std::byte* p = l.bytes.bytes().data() + st.k * l.record_size;
+    const auto raw_s = io::load_le<std::uint32_t>(p);
+    auto raw_e = io::load_le<std::uint32_t>(p + 4);
+    engine_event e;
+    e.engine = l.eng;
+    e.unit = l.core;
+    e.group = l.iteration;
+    std::int64_t s = st.rebase(raw_s, l.first_raw) + l.shift;
+    std::int64_t en =
+        (raw_e < raw_s
+             ? static_cast<std::int64_t>(
+                   static_cast<double>(std::int64_t{raw_e} + 4294967296 - l.first_raw) + st.fixed)
+             : st.rebase(raw_e, l.first_raw)) +
+        l.shift;
+    e.begin_cycle = l.base_cycles + static_cast<std::uint64_t>(std::max<std::int64_t>(s, 0));
+    e.end_cycle = l.base_cycles + static_cast<std::uint64_t>(std::max<std::int64_t>(en, 0));
+    e.begin_ns = static_cast<double>(e.begin_cycle) * 1000.0 / l.freq_mhz;
+    e.end_ns = static_cast<double>(e.end_cycle) * 1000.0 / l.freq_mhz;
+    std::uint32_t raw_id;
+    if (l.eng == engine::tiu) {
+      raw_id = io::load_le<std::uint32_t>(p + 8) & 0xFFFFu;
+    } else {
+      raw_id = static_cast<std::uint32_t>(
+          io::bits(io::load_le<std::uint32_t>(p + 8), 0, Chip::gdma_inst_id_bits));
+      const auto d0_wr = io::load_le<std::uint32_t>(p + 0x10);
+      const auto d1_wr = io::load_le<std::uint32_t>(p + 0x1C);
+      const auto gif_wr = io::load_le<std::uint32_t>(p + 0x28);
+      e.bytes = std::uint64_t{d0_wr} + d1_wr + gif_wr;
+      e.set_flag(engine_event::flag_has_bytes);
+      if (d0_wr == 0xFFFFFFFFu || d1_wr == 0xFFFFFFFFu || gif_wr == 0xFFFFFFFFu)
+        e.set_flag(engine_event::flag_invalid);
+      e.set_dir(dma_direction(p));
+    }
+    e.cmd_id = static_cast<std::uint32_t>(raw_id + st.id_delta);
+    const std::uint32_t pr = l.pair[st.k];
+    if (pr != bmprofile::no_pair) {
+      e.set_flag(engine_event::flag_matched);
+      if ((pr & bmprofile::dyn_pair_bit) == 0) {
+        const auto& node = (*l.nodes)[pr];
+        e.op = pr < l.node_ops->size() ? (*l.node_ops)[pr] : name_id{0};
+        e.op_type = (*l.node_types)[pr];
+        if (node.layer >= 0)
+          e.layer_id = l.subnet->layers[static_cast<std::size_t>(node.layer)].layer_id;
+      } else {
+        const auto& d = (*l.dyns)[pr & ~bmprofile::dyn_pair_bit].rec;
+        e.op_type = dyn_func_name(l.eng, d.id);
+      }
+    }
+    if (raw_s == 0xFFFFFFFFu || raw_e == 0xFFFFFFFFu) e.set_flag(engine_event::flag_invalid);
+    return e;
+  }
+
+  /// Lazy range over a span of PMU lists; a forward range (multi-pass).
+  class event_view : public ranges::view_facade<event_view, ranges::finite> {
+    friend ranges::range_access;
+    const bmprofile_decoder* d_ = nullptr;
+    std::size_t begin_ = 0, end_ = 0;
+
+    struct cursor {
+      const bmprofile_decoder* d = nullptr;
+      std::size_t li = 0, end = 0;
+      bmprofile::rebase_state st;
+
+      engine_event read() const { return d->make_event(li, st); }
+      bool equal(ranges::default_sentinel_t) const { return li >= end; }
+      bool equal(const cursor& o) const { return li == o.li && st.k == o.st.k; }
+      void next() {
+        ++st.k;
+        settle();
+      }
+      /// Moves to the next non-empty list if needed and applies the record.
+      void settle() {
+        while (li < end && st.k >= d->lists_[li].count) {
+          ++li;
+          st = {};
+          if (li < end) st.fixed = d->lists_[li].fixed0;
+        }
+        if (li < end) {
+          const auto& l = d->lists_[li];
+          const std::byte* p = l.bytes.bytes().data() + st.k * l.record_size;
+          st.template arrive<Chip::id_width>(io::load_le<std::uint32_t>(p),
+                                             io::load_le<std::uint32_t>(p + 4), raw_id(l, p));
+        }
+      }
+    };
+    cursor begin_cursor() const {
+      cursor c{d_, begin_, end_, {}};
+      if (begin_ < end_) c.st.fixed = d_->lists_[begin_].fixed0;
+      c.settle();  // skips empty lists, applies record 0
+      return c;
+    }
+
+   public:
+    event_view() = default;
+    event_view(const bmprofile_decoder* d, std::size_t b, std::size_t e)
+        : d_(d), begin_(b), end_(e) {}
+    /// Number of events (cheap: sums the list sizes).
+    std::size_t size() const noexcept {
+      std::size_t n = 0;
+      for (std::size_t i = begin_; i < end_; ++i) n += d_->lists_[i].count;
+      return n;
+    }
+  };
+
+ private:
+  static std::uint32_t raw_id(const bmprofile::pmu_list& l, const std::byte* p) noexcept {
+    const auto w = io::load_le<std::uint32_t>(p + 8);
+    return l.eng == engine::tiu
+               ? (w & 0xFFFFu)
+               : static_cast<std::uint32_t>(io::bits(w, 0, Chip::gdma_inst_id_bits));
+  }
+
+  /// Direction from the PMU byte counters (§5.4): reads on DDR or local
+  /// memory give the source, writes the destination; no reads = constant fill.
+  static direction dma_direction(const std::byte* p) noexcept {
+    const auto u = [p](std::size_t o) { return io::load_le<std::uint32_t>(p + o); };
+    const bool from_ddr = (std::uint64_t{u(0x14)} + u(0x20)) != 0;
+    const bool from_lmem = !from_ddr && u(0x2C) != 0;
+    const bool to_ddr = (std::uint64_t{u(0x0C)} + u(0x18)) != 0;
+    const bool to_lmem = !to_ddr && u(0x24) != 0;
+    if (from_ddr) return to_ddr ? direction::s2s : to_lmem ? direction::s2l : direction::unknown;
+    if (from_lmem) return to_ddr ? direction::l2s : to_lmem ? direction::l2l : direction::unknown;
+    return to_ddr ? direction::c2s : to_lmem ? direction::c2l : direction::unknown;
+  }
+
+  name_id dyn_func_name(engine eng, std::uint64_t id) const {
+    const auto& L = Chip::node_set;
+    if (io::bits(id, L.version_lo, 4) == 0) return 0;
+    auto f = static_cast<std::size_t>(io::bits(id, L.func_lo, L.func_width));
+    if (eng == engine::tiu) return f < Chip::bd_func_names.size() ? bd_func_ids_[f] : name_id{0};
+    return f < Chip::gdma_func_names.size() ? gdma_func_ids_[f] : name_id{0};
+  }
+
+  void load(const decode_options& opt);
+  void check_arch();
+  void add_list(bmprofile::pmu_list l) { lists_.push_back(std::move(l)); }
+
+  io::dump_files files_;
+  trace_info info_;
+  bmprofile::global_profile global_;
+  std::vector<bmprofile::iter_blocks> iters_;
+  std::vector<bmprofile::pmu_list> lists_;
+  std::vector<engine_event> spans_;
+  /// Per subnet id: op/func name ids per static node (stable addresses).
+  std::map<std::int64_t, std::vector<name_id>> tiu_ops_, gdma_ops_, tiu_types_, gdma_types_;
+  std::vector<std::unique_ptr<std::vector<bmprofile::dyn_event>>> dyn_store_;
+  std::vector<std::unique_ptr<bmprofile::subnet_info>> synthetic_subnets_;
+  std::vector<const bmprofile::subnet_info*> iter_subnet_;
+  std::array<name_id, Chip::bd_func_names.size()> bd_func_ids_{};
+  std::array<name_id, Chip::gdma_func_names.size()> gdma_func_ids_{};
+};
+
+template <bmprofile::bmprofile_chip Chip>
+void bmprofile_decoder<Chip>::check_arch() {
+  const std::string& a = *global_.arch;
+  bool ok = a == Chip::arch_name || a == std::to_string(Chip::arch_id);
+  if (!ok) {
+    std::string reason = "arch=" + a + " is not " + std::string(Chip::name);
+    if (a == "5" || a == "BM1690" || a == "8800" || a == "6" || a == "140814")
+      reason += " (an SG2260-family dump: use the sg2260 decoder)";
+    throw decode_error(files_.label() + "/global.profile", decode_error::no_offset, reason);
+  }
+}
+
+template <bmprofile::bmprofile_chip Chip>
+void bmprofile_decoder<Chip>::load(const decode_options& opt) {
+  using namespace bmprofile;
+  auto& diag = info_.diagnostics;
+  info_.chip = std::string(Chip::name);
+  info_.source = files_.label();
+  info_.cores = Chip::core_count;
+  for (std::size_t i = 0; i < Chip::bd_func_names.size(); ++i)
+    bd_func_ids_[i] = info_.names.intern(Chip::bd_func_names[i]);
+  for (std::size_t i = 0; i < Chip::gdma_func_names.size(); ++i)
+    gdma_func_ids_[i] = info_.names.intern(Chip::gdma_func_names[i]);
+
+  global_ = parse_global_profile(files_.get("global.profile"), diag);
+  if (global_.arch) check_arch();
+
+  // Clocks (µs per cycle as doubles, as the vendor computes them).
+  double tiu_mhz = Chip::tiu_freq_mhz, dma_mhz = Chip::dma_freq_mhz;
+  if (!Chip::period_fixed) {
+    if (global_.tpu_freq_mhz && *global_.tpu_freq_mhz > 0) {
+      tiu_mhz = dma_mhz = *global_.tpu_freq_mhz;
+    } else {
+      diag.add(diag::default_frequency, files_.label() + "/global.profile", decode_error::no_offset,
+               global_.tpu_freq_mhz ? "tpu_freq=0: using the chip default clock"
+                                    : "no tpu_freq line: using the chip default clock");
+    }
+  }
+  if (opt.tiu_freq_mhz) tiu_mhz = *opt.tiu_freq_mhz;
+  if (opt.dma_freq_mhz) dma_mhz = *opt.dma_freq_mhz;
+  const double tiu_period = 1.0 / tiu_mhz, gdma_period = 1.0 / dma_mhz;
+
+  // Buffer capacities from the memory lines, to detect overflow.
+  std::uint64_t tiu_cap = 0, gdma_cap = 0;
+  for (const auto& m : global_.mem_blocks) {
+    if (m.desc == "bdc_perf_monitor") tiu_cap = m.size / 32;
+    if (m.desc == "gdma_perf_monitor") gdma_cap = m.size / 256;
+  }
+
+  // Iteration files, until the first missing index.
+  for (unsigned n = 0;; ++n) {
+    auto r = files_.find("iter" + std::to_string(n) + ".profile");
+    if (!r) break;
+    iters_.push_back(read_iter_blocks(*r, diag));
+  }
+  if (iters_.empty())
+    throw decode_error(files_.label() + "/iter0.profile", decode_error::no_offset, "missing file");
+
+  // Host timeline: gaps between subnet runs removed (§6.2).
+  std::vector<double> base_us(iters_.size(), 0.0);
+  {
+    double shift = 0;
+    const auto begin_time = iters_[0].summary.begin_us;
+    for (std::size_t i = 0; i < iters_.size(); ++i) {
+      if (i > 0)
+        shift += static_cast<double>(iters_[i].summary.begin_us) -
+                 static_cast<double>(iters_[i - 1].summary.end_us);
+      base_us[i] =
+          static_cast<double>(iters_[i].summary.begin_us) - static_cast<double>(begin_time) - shift;
+      if (!iters_[i].has_summary)
+        diag.add(diag::other, iters_[i].file, decode_error::no_offset,
+                 "no SUMMARY block: subnet placed at 0");
+    }
+  }
+
+  auto span_event = [&](engine e, double b_ns, double e_ns, std::string_view op) {
+    engine_event ev;
+    ev.engine = e;
+    ev.begin_ns = b_ns;
+    ev.end_ns = e_ns;
+    ev.begin_cycle = static_cast<std::uint64_t>(std::max(0.0, std::floor(b_ns * tiu_mhz / 1000.0)));
+    ev.end_cycle = static_cast<std::uint64_t>(std::max(0.0, std::floor(e_ns * tiu_mhz / 1000.0)));
+    ev.op = info_.names.intern(op);
+    return ev;
+  };
+  std::vector<pmu_list> tiu_lists, gdma_lists;
+  for (std::size_t it = 0; it < iters_.size(); ++it) {
+    const auto& ib = iters_[it];
+    const std::string& file = ib.file;
+    // Static commands of this subnet: node lines, or the framed commands.
+    const subnet_info* subnet = global_.find_subnet(ib.summary.subnet_id);
+    if (!subnet && global_.subnets.size() == 1 && !ib.has_summary) subnet = &global_.subnets[0];
+    const std::int64_t sid = ib.summary.subnet_id;
+    if (!tiu_ops_.count(sid)) {
+      std::vector<framed_command> tiu_cmds, gdma_cmds;
+      if (!ib.commands.empty()) {
+        const auto& c = ib.commands[0];
+        auto find_cmd = [&](std::uint64_t base, int eng) -> std::optional<io::byte_reader> {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "cmd_%llx_%d.dat", static_cast<unsigned long long>(base),
+                        eng);
+          if (auto r = files_.find(buf)) return r;
+          std::snprintf(buf, sizeof buf, "cmd_%llx_0_%d.dat", static_cast<unsigned long long>(base),
+                        eng);
+          return files_.find(buf);
+        };
+        if (auto r = find_cmd(c.bd_base, 0))
+          tiu_cmds = frame_commands<Chip>(*r, engine::tiu, c.bd_offset, c.bd_count, diag);
+        else if (c.bd_count)
+          diag.add(diag::missing_file, files_.label(), decode_error::no_offset,
+                   "TIU command file missing: no op names");
+        if (auto r = find_cmd(c.gdma_base, 1))
+          gdma_cmds = frame_commands<Chip>(*r, engine::gdma, c.gdma_offset, c.gdma_count, diag);
+        else if (c.gdma_count)
+          diag.add(diag::missing_file, files_.label(), decode_error::no_offset,
+                   "GDMA command file missing: no op names");
+      }
+      if (!subnet && (!tiu_cmds.empty() || !gdma_cmds.empty())) {
+        // No node lines: the decoded commands are the static list.
+        auto s = std::make_unique<subnet_info>();
+        s->subnet_id = sid;
+        for (const auto& f : tiu_cmds)
+          s->tiu_nodes.push_back(
+              {f.frame.cmd_id, f.frame.dep_id, static_cast<int>(f.frame.type), -1, -1});
+        for (const auto& f : gdma_cmds)
+          s->gdma_nodes.push_back(
+              {f.frame.dep_id, f.frame.cmd_id, static_cast<int>(f.frame.type), -1, -1});
+        synthetic_subnets_.push_back(std::move(s));
+        subnet = synthetic_subnets_.back().get();
+      }
+      auto& tops = tiu_ops_[sid];
+      auto& gops = gdma_ops_[sid];
+      auto& ttypes = tiu_types_[sid];
+      auto& gtypes = gdma_types_[sid];
+      if (subnet) {
+        auto attach = [&](const std::vector<node_info>& nodes,
+                          const std::vector<framed_command>& cmds, std::vector<name_id>& ops,
+                          std::vector<name_id>& types, bool tiu) {
+          if (!cmds.empty() && cmds.size() != nodes.size())
+            diag.add(diag::other, files_.label(), decode_error::no_offset,
+                     std::string(tiu ? "TIU" : "GDMA") + ": " + std::to_string(cmds.size()) +
+                         " commands framed for " + std::to_string(nodes.size()) + " node lines");
+          ops.assign(nodes.size(), 0);
+          types.assign(nodes.size(), 0);
+          for (std::size_t k = 0; k < nodes.size(); ++k) {
+            if (k < cmds.size()) ops[k] = info_.names.intern(cmds[k].frame.op);
+            auto f = static_cast<std::size_t>(nodes[k].func);
+            if (tiu) {
+              if (f < Chip::bd_func_names.size() && !Chip::bd_func_names[f].empty())
+                types[k] = bd_func_ids_[f];
+              else
+                diag.add(diag::unknown_enum, files_.label() + "/global.profile",
+                         decode_error::no_offset,
+                         "unknown bd_func " + std::to_string(nodes[k].func));
+            } else {
+              if (f < Chip::gdma_func_names.size())
+                types[k] = gdma_func_ids_[f];
+              else
+                diag.add(diag::unknown_enum, files_.label() + "/global.profile",
+                         decode_error::no_offset,
+                         "unknown gdma_func " + std::to_string(nodes[k].func));
+            }
+          }
+        };
+        attach(subnet->tiu_nodes, tiu_cmds, tops, ttypes, true);
+        attach(subnet->gdma_nodes, gdma_cmds, gops, gtypes, false);
+      }
+    }
+
+    // MCU records (core 0) and the monitor start time (§6.3).
+    auto dyn_bd = std::make_unique<std::vector<dyn_event>>();
+    auto dyn_gdma = std::make_unique<std::vector<dyn_event>>();
+    std::vector<dyn_event> all_dyn;
+    double monitor_start_us = 0;
+    if (!ib.dyn_data.empty()) {
+      auto recs = read_dyn_records(ib.dyn_data[0], diag);
+      if (!recs.empty()) {
+        const std::uint64_t ns = recs[0].end;
+        const std::uint64_t base = recs.size() >= 2 ? recs[1].begin : recs[0].begin;
+        for (std::size_t i = 1; i < recs.size(); ++i) {
+          const auto& r = recs[i];
+          dyn_event d{r, 0, 0};
+          d.begin_us = static_cast<double>(static_cast<std::int64_t>(r.begin - base) *
+                                           static_cast<std::int64_t>(ns)) /
+                       1000.0;
+          d.end_us = (r.end == 0 || r.end == ~std::uint64_t{0})
+                         ? d.begin_us + 0.01
+                         : static_cast<double>(static_cast<std::int64_t>(r.end - base) *
+                                               static_cast<std::int64_t>(ns)) /
+                               1000.0;
+          const auto type = r.type & 0xFFu;
+          if (type == static_cast<std::uint32_t>(dyn_type::node_set)) {
+            if (monitor_start_us == 0) monitor_start_us = d.end_us;
+            const auto eng = io::bits(r.id, Chip::node_set.engine_lo, Chip::node_set.engine_width);
+            if (eng == 0)
+              dyn_bd->push_back(d);
+            else if (eng == 1)
+              dyn_gdma->push_back(d);
+          }
+          all_dyn.push_back(d);
+        }
+      }
+    }
+
+    // PMU lists of this iteration (core 0 = first block of each type).
+    auto make_list = [&](engine eng, const std::vector<io::byte_reader>& blocks, std::size_t rsize,
+                         double period) -> std::optional<pmu_list> {
+      if (blocks.empty()) return std::nullopt;
+      if (blocks.size() > 1)
+        diag.add(diag::other, file, blocks[1].base(),
+                 std::to_string(blocks.size()) + " " + std::string(name(eng)) +
+                     " monitor blocks: decoded as cores 0.." + std::to_string(blocks.size() - 1) +
+                     "; only core 0 is used");
+      pmu_list l;
+      l.eng = eng;
+      l.iteration = static_cast<std::uint16_t>(it);
+      l.bytes = blocks[0];
+      l.record_size = rsize;
+      l.count = blocks[0].size() / rsize;
+      if (blocks[0].size() % rsize)
+        diag.add(diag::truncated_tail, file, blocks[0].base() + l.count * rsize,
+                 "partial " + std::string(name(eng)) + " PMU record ignored");
+      l.freq_mhz = 1.0 / period;
+      l.fixed0 = monitor_start_us / period;
+      l.first_raw = l.count ? io::load_le<std::uint32_t>(blocks[0].bytes().data()) : 0;
+      l.base_cycles = static_cast<std::uint64_t>(std::llround(base_us[it] * l.freq_mhz));
+      l.subnet = subnet;
+      l.nodes = subnet ? (eng == engine::tiu ? &subnet->tiu_nodes : &subnet->gdma_nodes) : nullptr;
+      l.node_ops = eng == engine::tiu ? &tiu_ops_[sid] : &gdma_ops_[sid];
+      l.node_types = eng == engine::tiu ? &tiu_types_[sid] : &gdma_types_[sid];
+      l.dyns = eng == engine::tiu ? dyn_bd.get() : dyn_gdma.get();
+      return l;
+    };
+    auto tl = make_list(engine::tiu, ib.monitor_bd, Chip::tiu_record_size, tiu_period);
+    auto gl = make_list(engine::gdma, ib.monitor_gdma, Chip::gdma_record_size, gdma_period);
+
+    // Id unwrap, wrap/invalid counting and matching (§6.4), per list.
+    auto match = [&](pmu_list& l, std::uint64_t cap) {
+      const std::size_t n = l.count;
+      if (cap && n >= cap)
+        diag.add(diag::buffer_full, file, l.bytes.base(),
+                 std::string(name(l.eng)) + " PMU buffer full (" + std::to_string(n) +
+                     " records): later commands lost");
+      std::vector<std::uint64_t> ids(n);
+      rebase_state st;
+      std::uint64_t wraps = 0, idwraps = 0, invalid = 0;
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::byte* p = l.bytes.bytes().data() + k * l.record_size;
+        const auto s = io::load_le<std::uint32_t>(p), e = io::load_le<std::uint32_t>(p + 4);
+        st.k = k;
+        const double before = st.fixed;
+        const auto delta_before = st.id_delta;
+        st.template arrive<Chip::id_width>(s, e, raw_id(l, p));
+        if (st.fixed != before) ++wraps;
+        if (e < s) ++wraps;
+        if (st.id_delta != delta_before) ++idwraps;
+        if (s == 0xFFFFFFFFu || e == 0xFFFFFFFFu) ++invalid;
+        ids[k] = raw_id(l, p) + st.id_delta;
+      }
+      if (wraps)
+        diag.add(diag::cycle_wrap, file, l.bytes.base(),
+                 std::string(name(l.eng)) + " cycle counter wrapped", wraps);
+      if (idwraps)
+        diag.add(diag::id_wrap, file, l.bytes.base(),
+                 std::string(name(l.eng)) + " command id wrapped", idwraps);
+      if (invalid)
+        diag.add(diag::invalid_record, file, l.bytes.base(),
+                 std::string(name(l.eng)) + " records not ended", invalid);
+
+      l.pair.assign(n, no_pair);
+      const std::uint64_t mask = (std::uint64_t{1} << Chip::id_width) - 1;
+      auto next_id = [&](std::uint64_t x) { return (x + 1) & mask; };
+      const auto& D = *l.dyns;
+      auto dyn_id = [&](const dyn_event& d) {
+        const auto& L = Chip::node_set;
+        return l.eng == engine::tiu ? io::bits(d.rec.id, L.bd_lo, L.bd_width)
+                                    : io::bits(d.rec.id, L.gdma_lo, L.gdma_width);
+      };
+      std::size_t c = 0, stop = 0;
+      const bool has_static = l.nodes && !l.nodes->empty();
+      if (has_static) {
+        bool stopped = false;
+        for (std::size_t k = 0; k < D.size() && c < n; ++k) {
+          if (ids[c] == 0 && c > 0) {
+            stop = k;
+            stopped = true;
+            break;
+          }
+          if (dyn_id(D[k]) == next_id(ids[c]))
+            l.pair[c++] = dyn_pair_bit | static_cast<std::uint32_t>(k);
+        }
+        if (!stopped) stop = 0;
+        const auto& S = *l.nodes;
+        std::size_t matched_nodes = 0, sys_tail = 0;
+        for (std::size_t k = 0; k < S.size(); ++k) {
+          if (c >= n) break;
+          const std::uint64_t nid = l.eng == engine::tiu ? S[k].bd_id : S[k].gdma_id;
+          if (nid == next_id(ids[c])) {
+            l.pair[c++] = static_cast<std::uint32_t>(k);
+            ++matched_nodes;
+          }
+        }
+        // the GDMA SYS end marker never gets a PMU record; not a loss
+        if (l.eng == engine::gdma && !S.empty() && Chip::gdma_func_names.size() > 6 &&
+            S.back().func == 6)
+          sys_tail = 1;
+        if (matched_nodes + sys_tail < S.size())
+          diag.add(diag::unmatched_command, file, decode_error::no_offset,
+                   std::to_string(S.size() - matched_nodes - sys_tail) + " static " +
+                       std::string(name(l.eng)) + " commands have no PMU record",
+                   S.size() - matched_nodes - sys_tail);
+      }
+      for (std::size_t k = stop; k < D.size() && c < n; ++k)
+        if (dyn_id(D[k]) == next_id(ids[c]))
+          l.pair[c++] = dyn_pair_bit | static_cast<std::uint32_t>(k);
+      const auto unpaired =
+          static_cast<std::uint64_t>(std::count(l.pair.begin(), l.pair.end(), no_pair));
+      if (unpaired)
+        diag.add(diag::unmatched_record, file, l.bytes.base(),
+                 std::to_string(unpaired) + " " + std::string(name(l.eng)) +
+                     " PMU records match no command",
+                 unpaired);
+    };
+    if (tl) match(*tl, tiu_cap);
+    if (gl) match(*gl, gdma_cap);
+
+    // TIU↔GDMA alignment (§6.6): TIU command waiting on a GDMA starts when it ends.
+    if (tl && gl && tl->count && gl->count) {
+      // rebased start/end of record k of a list (walks forward from a cache).
+      struct walker {
+        const pmu_list* l;
+        rebase_state st;
+        bool started = false;
+        void to(std::size_t k) {
+          if (!started || k < st.k) {
+            st = {};
+            st.fixed = l->fixed0;
+            started = true;
+            apply(0);
+          }
+          while (st.k < k) {
+            ++st.k;
+            apply(st.k);
+          }
+        }
+        void apply(std::size_t k) {
+          const std::byte* p = l->bytes.bytes().data() + k * l->record_size;
+          st.template arrive<Chip::id_width>(io::load_le<std::uint32_t>(p),
+                                             io::load_le<std::uint32_t>(p + 4), raw_id(*l, p));
+        }
+        std::int64_t start(std::size_t k) {
+          to(k);
+          return st.rebase(io::load_le<std::uint32_t>(l->bytes.bytes().data() + k * l->record_size),
+                           l->first_raw);
+        }
+        std::int64_t end(std::size_t k) {
+          to(k);
+          const std::byte* p = l->bytes.bytes().data() + k * l->record_size;
+          const auto s = io::load_le<std::uint32_t>(p), e = io::load_le<std::uint32_t>(p + 4);
+          if (e < s)
+            return static_cast<std::int64_t>(
+                static_cast<double>(std::int64_t{e} + 4294967296 - l->first_raw) + st.fixed);
+          return st.rebase(e, l->first_raw);
+        }
+      };
+      walker gw{&*gl, {}, false}, tw{&*tl, {}, false};
+      // record index per paired static node / dyn record
+      auto index_of = [](const pmu_list& l, bool dyn) {
+        std::unordered_map<std::uint32_t, std::size_t> m;
+        for (std::size_t k = 0; k < l.count; ++k) {
+          const auto p = l.pair[k];
+          if (p == no_pair) continue;
+          if (((p & dyn_pair_bit) != 0) == dyn) m.emplace(p & ~dyn_pair_bit, k);
+        }
+        return m;
+      };
+      std::int64_t offset = 0;
+      bool found = false;
+      const bool statics = tl->nodes && gl->nodes && !tl->nodes->empty() && !gl->nodes->empty();
+      if (statics) {
+        auto gidx = index_of(*gl, false), tidx = index_of(*tl, false);
+        // first TIU node (with a record) per (bd_id, gdma_id)
+        std::unordered_map<std::uint64_t, std::size_t> first_tiu;
+        for (std::size_t k = 0; k < tl->nodes->size(); ++k) {
+          if (!tidx.count(static_cast<std::uint32_t>(k))) continue;
+          const auto& b = (*tl->nodes)[k];
+          first_tiu.emplace((std::uint64_t{b.bd_id} << 32) | b.gdma_id, k);
+        }
+        for (std::size_t gk = 0; gk < gl->nodes->size() && !found; ++gk) {
+          auto gi = gidx.find(static_cast<std::uint32_t>(gk));
+          if (gi == gidx.end()) continue;
+          const auto& g = (*gl->nodes)[gk];
+          auto bi = first_tiu.find((std::uint64_t{g.bd_id + 1} << 32) | g.gdma_id);
+          if (bi == first_tiu.end()) continue;
+          const auto t = static_cast<std::int64_t>(static_cast<double>(gw.end(gi->second)) *
+                                                   gdma_period / tiu_period);
+          const std::int64_t o = t - tw.start(tidx[static_cast<std::uint32_t>(bi->second)]);
+          if (o != 0) {
+            offset = o;
+            found = true;
+          }
+        }
+      } else if (!dyn_bd->empty() && !dyn_gdma->empty()) {
+        auto gidx = index_of(*gl, true), tidx = index_of(*tl, true);
+        const auto& L = Chip::node_set;
+        for (std::size_t gk = 0; gk < dyn_gdma->size() && !found; ++gk) {
+          auto gi = gidx.find(static_cast<std::uint32_t>(gk));
+          if (gi == gidx.end()) continue;
+          const auto& g = (*dyn_gdma)[gk].rec;
+          const auto gb = io::bits(g.id, L.bd_lo, L.bd_width),
+                     gg = io::bits(g.id, L.gdma_lo, L.gdma_width);
+          for (std::size_t bk = 0; bk < dyn_bd->size(); ++bk) {
+            const auto& b = (*dyn_bd)[bk];
+            auto ti = tidx.find(static_cast<std::uint32_t>(bk));
+            if (ti == tidx.end() || io::bits(b.rec.id, L.bd_lo, L.bd_width) != gb + 1 ||
+                io::bits(b.rec.id, L.gdma_lo, L.gdma_width) != gg)
+              continue;
+            const auto t = static_cast<std::int64_t>(static_cast<double>(gw.end(gi->second)) *
+                                                     gdma_period / tiu_period);
+            const std::int64_t o = std::max<std::int64_t>(
+                t - tw.start(ti->second), static_cast<std::int64_t>(b.end_us / tiu_period));
+            if (o != 0) {
+              offset = o;
+              found = true;
+            }
+            break;
+          }
+        }
+      } else {
+        diag.add(diag::other, file, decode_error::no_offset,
+                 "no static or MCU commands: TIU and GDMA not aligned");
+      }
+      tl->shift = offset;
+    }
+
+    // Derived rows: MCU records.
+    const double base_ns = base_us[it] * 1000.0;
+    for (const auto& d : all_dyn) {
+      const auto type = d.rec.type & 0xFFu;
+      std::string op;
+      switch (type) {
+        case 0:
+          op = "func";
+          break;
+        case 1:
+          op = io::bits(d.rec.id, Chip::node_set.engine_lo, Chip::node_set.engine_width) == 0
+                   ? "set_BD"
+                   : "set_GDMA";
+          break;
+        case 2:
+          op = "wait";
+          break;
+        case 3:
+          op = "cdma";
+          break;
+        case 4:
+          op = "gde";
+          break;
+        case 5:
+          op = "sort";
+          break;
+        case 6:
+          op = "nms";
+          break;
+        case 100:
+          op = "custom";
+          break;
+        default:
+          op = "type_" + std::to_string(type);
+          diag.add(diag::unknown_enum, file, decode_error::no_offset,
+                   "unknown MCU record type " + std::to_string(type));
+      }
+      auto ev =
+          span_event(engine::mcu, base_ns + d.begin_us * 1000.0, base_ns + d.end_us * 1000.0, op);
+      ev.group = static_cast<std::uint16_t>(it);
+      ev.cmd_id = d.rec.profile_id;
+      spans_.push_back(ev);
+    }
+
+    iter_subnet_.push_back(subnet);
+    if (tl) tiu_lists.push_back(std::move(*tl));
+    if (gl) gdma_lists.push_back(std::move(*gl));
+    dyn_store_.push_back(std::move(dyn_bd));
+    dyn_store_.push_back(std::move(dyn_gdma));
+  }
+  for (auto& l : tiu_lists) add_list(std::move(l));
+  for (auto& l : gdma_lists) add_list(std::move(l));
+
+  // Tracks, span of events, layer and subnet rows (one pass over the events).
+  info_.mode = iters_[0].summary.extra ? "dynamic" : "static";
+  std::map<std::pair<std::size_t, std::int32_t>, std::pair<double, double>>
+      layer_span;  // (iter, layer idx)
+  std::vector<std::pair<double, double>> iter_span(iters_.size(),
+                                                   {std::numeric_limits<double>::infinity(), 0});
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (engine eng : {engine::tiu, engine::gdma}) {
+    track t;
+    t.eng = eng;
+    t.freq_mhz = eng == engine::tiu ? tiu_mhz : dma_mhz;
+    for (const auto& l : lists_)
+      if (l.eng == eng) t.records += l.count;
+    if (!t.records) continue;
+    t.events = t.records;
+    info_.tracks.push_back(t);
+  }
+  for (std::size_t li = 0; li < lists_.size(); ++li) {
+    event_view v(this, li, li + 1);
+    std::size_t k = 0;
+    for (const engine_event& e : v) {
+      lo = std::min(lo, e.begin_ns);
+      hi = std::max(hi, e.end_ns);
+      auto& is = iter_span[lists_[li].iteration];
+      is.first = std::min(is.first, e.begin_ns);
+      is.second = std::max(is.second, e.end_ns);
+      const auto pr = lists_[li].pair[k++];
+      if (pr == no_pair || (pr & dyn_pair_bit)) continue;
+      const auto layer = (*lists_[li].nodes)[pr].layer;
+      if (layer < 0) continue;
+      auto [it, fresh] =
+          layer_span.try_emplace({lists_[li].iteration, layer}, e.begin_ns, e.end_ns);
+      if (!fresh) {
+        it->second.first = std::min(it->second.first, e.begin_ns);
+        it->second.second = std::max(it->second.second, e.end_ns);
+      }
+    }
+  }
+  if (lo <= hi) {
+    info_.begin_ns = lo;
+    info_.end_ns = hi;
+  }
+  for (const auto& [key, span] : layer_span) {
+    const subnet_info* s = iter_subnet_[key.first];
+    if (!s) continue;
+    const auto& layer = s->layers[static_cast<std::size_t>(key.second)];
+    auto ev = span_event(engine::layer, span.first, span.second,
+                         layer.layer_type + (layer.is_local ? "(L)" : "(G)"));
+    ev.layer_id = layer.layer_id;
+    ev.group = static_cast<std::uint16_t>(key.first);
+    spans_.push_back(ev);
+  }
+  for (std::size_t it = 0; it < iters_.size(); ++it) {
+    const double b = base_us[it] * 1000.0;
+    const double e = iter_span[it].second > b ? iter_span[it].second : b;
+    auto ev = span_event(engine::subnet, b, e,
+                         "Iter[" + std::to_string(iters_[it].summary.iteration) + "]");
+    ev.group = static_cast<std::uint16_t>(it);
+    ev.cmd_id = static_cast<std::uint32_t>(iters_[it].summary.subnet_id);
+    spans_.push_back(ev);
+  }
+  info_.properties.emplace_back("net_name", global_.net_name);
+  info_.properties.emplace_back("arch", global_.arch.value_or(""));
+  info_.properties.emplace_back(
+      "tpu_freq_mhz",
+      global_.tpu_freq_mhz ? std::to_string(static_cast<long long>(*global_.tpu_freq_mhz)) : "");
+  info_.properties.emplace_back("iterations", std::to_string(iters_.size()));
+  info_.properties.emplace_back("subnets", std::to_string(global_.subnets.size()));
+  info_.properties.emplace_back("tiu_shift_cycles",
+                                lists_.empty() ? "0" : std::to_string(lists_.front().shift));
+}
+
+}  // namespace tpuprof
+// ---- end <tpuprof/decode/bmprofile_decoder.hpp>
+// ---- begin <tpuprof/io/atomic_file.hpp>
+/// atomic_file: buffered output that appears under its final name only when
+/// committed (temp file + fsync + rename); a failure never leaves a half file.
+
+
+
+namespace tpuprof::io {
+
+/// Thrown for output failures (disk full, permission); distinct from decode_error.
+class output_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Writes to "<path>.tmp.<pid>" and renames to `path` in commit(). Destroying
+/// it uncommitted removes the temp file.
+class atomic_file {
+ public:
+  explicit atomic_file(std::filesystem::path path) : path_(std::move(path)) {
+    tmp_ = path_;
+    tmp_ += ".tmp." + std::to_string(::getpid());
+    f_ = std::fopen(tmp_.c_str(), "wb");
+    if (!f_) throw output_error(path_.string() + ": cannot create: " + std::strerror(errno));
+    std::setvbuf(f_, nullptr, _IOFBF, 1 << 16);
+  }
+  atomic_file(const atomic_file&) = delete;
+  atomic_file& operator=(const atomic_file&) = delete;
+  ~atomic_file() {
+    if (f_) {
+      std::fclose(f_);
+      std::error_code ec;
+      std::filesystem::remove(tmp_, ec);
+    }
+  }
+
+  void write(std::string_view s) { write(s.data(), s.size()); }
+  void write(const void* p, std::size_t n) {
+    if (n && std::fwrite(p, 1, n, f_) != n)
+      throw output_error(path_.string() + ": write failed: " + std::strerror(errno));
+  }
+  /// Flushes, syncs and renames into place. Throws output_error on failure.
+  void commit() {
+    if (!f_) return;
+    bool ok = std::fflush(f_) == 0 && ::fsync(::fileno(f_)) == 0;
+    int e = errno;
+    ok = (std::fclose(f_) == 0) && ok;
+    f_ = nullptr;
+    std::error_code ec;
+    if (!ok) {
+      std::filesystem::remove(tmp_, ec);
+      throw output_error(path_.string() + ": write failed: " + std::strerror(e));
+    }
+    std::filesystem::rename(tmp_, path_, ec);
+    if (ec) {
+      std::filesystem::remove(tmp_, ec);
+      throw output_error(path_.string() + ": rename failed: " + ec.message());
+    }
+  }
+  const std::filesystem::path& path() const noexcept { return path_; }
+
+ private:
+  std::filesystem::path path_, tmp_;
+  std::FILE* f_ = nullptr;
+};
+
+}  // namespace tpuprof::io
+// ---- end <tpuprof/io/atomic_file.hpp>
 // ---- begin <tpuprof/version.hpp>
 /// Library version, as macros (read back by CMake) and as constants.
 

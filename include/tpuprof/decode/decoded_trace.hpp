@@ -4,9 +4,10 @@
 
 #include <concepts>
 #include <ranges>
+#include <vector>
+
 #include <tpuprof/event.hpp>
 #include <tpuprof/trace_info.hpp>
-#include <vector>
 
 namespace tpuprof {
 
@@ -18,13 +19,14 @@ concept decoded_trace = requires(const T& t) {
   { t.info() } -> std::convertible_to<const trace_info&>;
   requires std::ranges::input_range<decltype(t.events())>;
   requires std::ranges::input_range<decltype(t.spans())>;
-  requires std::convertible_to<std::ranges::range_reference_t<decltype(t.events())>, const engine_event&>;
+  requires std::convertible_to<std::ranges::range_reference_t<decltype(t.events())>,
+                               const engine_event&>;
 };
 
 /// Owns everything; satisfies decoded_trace.
 struct materialized_trace {
   trace_info meta;
-  std::vector<engine_event> hw;     ///< hardware events
+  std::vector<engine_event> hw;       ///< hardware events
   std::vector<engine_event> derived;  ///< layers, MCU, functions, subnets
 
   const trace_info& info() const noexcept { return meta; }
