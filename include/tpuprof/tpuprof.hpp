@@ -14,5 +14,6 @@
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/io/mapped_file.hpp>
 #include <tpuprof/names.hpp>
+#include <tpuprof/synth/bm1684x_synth.hpp>
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/version.hpp>

@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
+#include <random>
 // ---- begin <tpuprof/tpuprof.hpp>
 /// Umbrella header: everything tpuprof offers.
 
@@ -2564,6 +2565,384 @@ class atomic_file {
 
 }  // namespace tpuprof::io
 // ---- end <tpuprof/io/atomic_file.hpp>
+// ---- begin <tpuprof/synth/bm1684x_synth.hpp>
+/// Synthetic BM1684X dumps (bmprofile_data-N): seedable, any size, with the
+/// events they encode, for tests, benchmarks and the demo.
+
+
+
+namespace tpuprof::synth {
+
+struct bm1684x_options {
+  std::uint64_t seed = 1;
+  std::size_t layers = 200;  ///< each: 1-3 GDMA loads, 1-4 TIU ops, 0-1 store
+  std::uint32_t tpu_freq_mhz = 1000;
+  /// Raw cycle counters start this far below 2^32, so large runs wrap.
+  std::uint32_t cycles_before_wrap = 50'000'000;
+  bool node_lines = true;        ///< write bd/gdma node lines into global.profile
+  bool firmware_records = true;  ///< MCU NODE_SET + its GDMA PMU record, as real runtimes do
+};
+
+/// A generated dump: its files (names + bytes) and the events a correct
+/// decoder must produce (hardware events, TIU then GDMA, in PMU order).
+struct generated_dump {
+  std::vector<std::pair<std::string, std::vector<std::byte>>> files;
+  std::vector<engine_event> expected;  ///< op/op_type ids are indexes into `names`
+  std::vector<std::string> names;      ///< [0] = ""
+
+  io::dump_files as_files(std::string label = "<synthetic>") const {
+    std::vector<io::dump_files::memory_file> v;
+    for (const auto& [n, b] : files) v.push_back({n, b});
+    return io::dump_files::from_memory(std::move(v), std::move(label));
+  }
+  /// Writes every file into `dir` (created), each atomically.
+  void write_directory(const std::filesystem::path& dir) const {
+    std::filesystem::create_directories(dir);
+    for (const auto& [n, b] : files) {
+      io::atomic_file f(dir / n);
+      f.write(b.data(), b.size());
+      f.commit();
+    }
+  }
+};
+
+namespace detail {
+class byte_sink {
+ public:
+  std::vector<std::byte> data;
+  void u32(std::uint32_t v) { put(&v, 4); }
+  void u64(std::uint64_t v) { put(&v, 8); }
+  void put(const void* p, std::size_t n) {
+    auto* b = static_cast<const std::byte*>(p);
+    data.insert(data.end(), b, b + n);
+  }
+  void zeros(std::size_t n) { data.insert(data.end(), n, std::byte{0}); }
+  void block(std::uint32_t type, const std::vector<std::byte>& payload) {
+    u32(type);
+    u32(static_cast<std::uint32_t>(payload.size()));
+    data.insert(data.end(), payload.begin(), payload.end());
+  }
+};
+inline std::vector<std::byte> text_bytes(const std::string& s) {
+  std::vector<std::byte> v(s.size());
+  std::memcpy(v.data(), s.data(), s.size());
+  return v;
+}
+}  // namespace detail
+
+/// Generates a BM1684X dump: one static subnet, `layers` layer groups of GDMA
+/// loads, TIU ops (each waiting on the last load) and stores, with TIU/DMA
+/// overlap, gaps, cycle-counter and 16-bit id wraps at scale.
+inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
+  struct op_kind {
+    const char* op;
+    const char* type;
+    unsigned tsk, eu, len;
+    const char* layer;
+  };
+  static constexpr op_kind tiu_ops[] = {{"conv.normal", "CONV", 0, 0, 64, "Conv2D"},
+                                        {"arith.add", "AR", 3, 2, 64, "Add"},
+                                        {"pord.maxpooling", "PD", 1, 4, 64, "MaxPool"},
+                                        {"mm2.nn", "MM", 2, 4, 32, "MatMul"},
+                                        {"arith.cast", "AR", 3, 14, 64, "Cast"}};
+  std::mt19937_64 rng(o.seed);
+  auto rnd = [&](std::uint64_t lo, std::uint64_t hi) { return lo + rng() % (hi - lo + 1); };
+
+  generated_dump g;
+  auto intern = [&](const std::string& s) -> name_id {
+    for (std::size_t i = 0; i < g.names.size(); ++i)
+      if (g.names[i] == s) return static_cast<name_id>(i);
+    g.names.push_back(s);
+    return static_cast<name_id>(g.names.size() - 1);
+  };
+  g.names.push_back("");
+
+  struct cmd {
+    engine eng;
+    std::uint32_t bd_id, gdma_id;  // node line ids (own id + waited id)
+    std::uint64_t begin, end;      // intended cycles (device timeline)
+    std::uint64_t bytes;
+    direction dir;
+    const op_kind* kind;
+    std::int32_t layer_id;
+  };
+  std::vector<cmd> tiu, gdma;
+  std::string lines =
+      "[bmprofile] arch=3\n[bmprofile] net_name=synthetic_net\n[bmprofile] tpu_freq=" +
+      std::to_string(o.tpu_freq_mhz) + "\n[bmprofile] is_mlir=1\n...Start Profile Log...\n" +
+      "[bmprofile] start to run subnet_id=0\n";
+  const std::uint64_t mon_start = 10960;  // monitor start: MCU tick 274 x 40 ns
+  std::uint64_t gdma_free = mon_start + 12000, tiu_free = 0;
+  std::uint32_t bd_id = 0, gdma_id = 0;
+  std::int32_t layer_id = 0;
+
+  // firmware GDMA command before the static stream (paired with the NODE_SET)
+  struct fw_rec {
+    std::uint64_t begin, end, bytes;
+  };
+  std::vector<fw_rec> fw;
+  if (o.firmware_records) fw.push_back({mon_start, mon_start + 7124, 196608});
+
+  for (std::size_t L = 0; L < o.layers; ++L) {
+    // loads
+    const auto loads = rnd(1, 3);
+    std::uint64_t ready = 0;
+    for (std::uint64_t k = 0; k < loads; ++k) {
+      const std::uint64_t bytes = 512 * rnd(1, 512);
+      const std::uint64_t dur = 60 + bytes / rnd(20, 60);
+      const std::uint64_t begin = gdma_free + rnd(0, 40);
+      ++gdma_id;
+      gdma.push_back({engine::gdma, bd_id, gdma_id, begin, begin + dur, bytes, direction::s2l,
+                      nullptr, layer_id});
+      lines += "[bmprofile] local_layer: layer_id=" + std::to_string(layer_id) +
+               " layer_type=Load layer_name=\n";
+      lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(bd_id & 0xFFFFF) +
+               " gdma_id=" + std::to_string(gdma_id & 0xFFFFF) + " gdma_dir=0 gdma_func=0\n";
+      gdma_free = begin + dur + 1;
+      ready = begin + dur;
+      ++layer_id;
+    }
+    // compute: the first op waits for the last load and starts when it ends
+    const op_kind& kind = tiu_ops[rnd(0, std::size(tiu_ops) - 1)];
+    lines += "[bmprofile] local_layer: layer_id=" + std::to_string(layer_id) +
+             " layer_type=" + kind.layer + " layer_name=\n";
+    const auto ops = rnd(1, 4);
+    for (std::uint64_t k = 0; k < ops; ++k) {
+      const std::uint64_t begin = k == 0 ? std::max(ready, tiu_free) : tiu_free + rnd(0, 30);
+      const std::uint64_t dur = rnd(4, 3000);
+      ++bd_id;
+      tiu.push_back(
+          {engine::tiu, bd_id, gdma_id, begin, begin + dur, 0, direction::none, &kind, layer_id});
+      lines += "[bmprofile] bd cmd_id bd_id=" + std::to_string(bd_id & 0xFFFFF) +
+               " gdma_id=" + std::to_string(gdma_id & 0xFFFFF) +
+               " bd_func=" + std::to_string(kind.tsk) + "\n";
+      tiu_free = begin + dur + 1;
+    }
+    const std::uint64_t compute_end = tiu_free;
+    ++layer_id;
+    // store, after the compute (the GDMA waits for the last TIU op)
+    if (rnd(0, 2) == 0) {
+      const std::uint64_t bytes = 512 * rnd(1, 256);
+      const std::uint64_t dur = 60 + bytes / rnd(20, 50);
+      const std::uint64_t begin = std::max(gdma_free, compute_end) + rnd(0, 40);
+      ++gdma_id;
+      gdma.push_back({engine::gdma, bd_id, gdma_id, begin, begin + dur, bytes, direction::l2s,
+                      nullptr, layer_id});
+      lines += "[bmprofile] local_layer: layer_id=" + std::to_string(layer_id) +
+               " layer_type=Store layer_name=\n";
+      lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(bd_id & 0xFFFFF) +
+               " gdma_id=" + std::to_string(gdma_id & 0xFFFFF) + " gdma_dir=1 gdma_func=0\n";
+      gdma_free = begin + dur + 1;
+      ++layer_id;
+    }
+  }
+  // end markers: TIU sys.end (has a PMU record), GDMA SYS (has none)
+  {
+    const std::uint64_t begin = std::max(tiu_free, gdma_free);
+    ++bd_id;
+    static constexpr op_kind sys_end{"sys.end", "SYS", 15, 31, 16, "End"};
+    tiu.push_back(
+        {engine::tiu, bd_id, 0, begin, begin + 4, 0, direction::none, &sys_end, layer_id});
+    lines += "[bmprofile] global_layer: layer_id=" + std::to_string(layer_id) +
+             " layer_type=End layer_name=end\n";
+    lines += "[bmprofile] bd cmd_id bd_id=" + std::to_string(bd_id & 0xFFFFF) +
+             " gdma_id=0 bd_func=15\n";
+    lines += "[bmprofile] gdma cmd_id bd_id=0 gdma_id=" + std::to_string(gdma_id + 1) +
+             " gdma_dir=0 gdma_func=6\n";
+    lines += "[bmprofile] end to run subnet_id=0\n[bmprofile] core_list=0,\n";
+  }
+  const std::uint64_t tiu_cap = std::max<std::uint64_t>(1u << 20, tiu.size() + 1);
+  const std::uint64_t gdma_cap = std::max<std::uint64_t>(1u << 20, gdma.size() + 2);
+  lines += "[bmprofile] mtype=1 addr=4901421056 size=" + std::to_string(32 * tiu_cap) +
+           " alloc=1 free=2 desc=bdc_perf_monitor\n";
+  lines += "[bmprofile] mtype=1 addr=4952035328 size=" + std::to_string(256 * gdma_cap) +
+           " alloc=1 free=2 desc=gdma_perf_monitor\n";
+  g.files.push_back({"global.profile", detail::text_bytes(lines)});
+
+  // Command buffers: TIU then GDMA, each ending with its sys command + 128-B alignment.
+  detail::byte_sink tcmd, gcmd;
+  for (const auto& c : tiu) {
+    std::uint64_t w0 = 1 | (std::uint64_t{c.bd_id & 0xFFFFF} << 1) |
+                       (std::uint64_t{c.gdma_id & 0xFFFFF} << 21) |
+                       (std::uint64_t{c.kind->tsk} << 41) | (std::uint64_t{c.kind->eu} << 45);
+    tcmd.u64(w0);
+    tcmd.zeros(c.kind->len - 8);
+  }
+  tcmd.zeros((128 - tcmd.data.size() % 128) % 128);
+  for (const auto& c : gdma) {
+    std::uint64_t w0 = (std::uint64_t{c.gdma_id & 0xFFFFF} << 9);  // long TENSOR
+    gcmd.u64(w0);
+    gcmd.u64(c.bd_id & 0xFFFFF);
+    gcmd.zeros(96 - 16);
+  }
+  gcmd.u64(8 | (std::uint64_t{(gdma_id + 1) & 0xFFFFF} << 9) |
+           (std::uint64_t{6} << 32));  // dma.sys, short
+  gcmd.u64(bd_id & 0xFFFFF);
+  gcmd.zeros((128 - gcmd.data.size() % 128) % 128);
+  g.files.push_back({"cmd_12425c000_0_0.dat", tcmd.data});
+  g.files.push_back({"cmd_12425e000_0_1.dat", gcmd.data});
+
+  // iter0.profile
+  detail::byte_sink it;
+  {
+    detail::byte_sink s;
+    s.u32(0);
+    s.u32(0);
+    s.u32(0);
+    s.u64(1764051392744510);
+    s.u64(1764051392744510 + 1000 + std::max(tiu_free, gdma_free) / o.tpu_freq_mhz);
+    s.u64(0);
+    it.block(1, s.data);
+    detail::byte_sink c;
+    c.u64(0x12425e000);
+    c.u64(0);
+    c.u64(0x12425c000);
+    c.u64(0);
+    c.u32(1);
+    c.u32(static_cast<std::uint32_t>(gdma.size() + 1));
+    c.u32(static_cast<std::uint32_t>(tiu.size()));
+    it.block(8, c.data);
+  }
+  // Raw counters: independent origins (clocks are not synchronized), near 2^32.
+  const std::uint32_t tiu_origin =
+      static_cast<std::uint32_t>(0x100000000ull - o.cycles_before_wrap - rnd(0, 1000));
+  const std::uint32_t gdma_origin =
+      static_cast<std::uint32_t>(0x100000000ull - o.cycles_before_wrap + rnd(0, 1000));
+  const std::uint64_t tiu_t0 = tiu.empty() ? 0 : tiu.front().begin;
+  const std::uint64_t gdma_t0 = fw.empty() ? gdma.front().begin : fw.front().begin;
+  {
+    detail::byte_sink b;
+    for (std::size_t k = 0; k < tiu.size(); ++k) {
+      const auto& c = tiu[k];
+      b.u32(static_cast<std::uint32_t>(tiu_origin + (c.begin - tiu_t0)));
+      b.u32(static_cast<std::uint32_t>(tiu_origin + (c.end - tiu_t0)));
+      const std::uint64_t load = c.end - c.begin + 1;
+      b.u64(((c.bd_id - 1) & 0xFFFFu) | (load << 16));
+      b.u32(static_cast<std::uint32_t>(load));
+      b.u32(static_cast<std::uint32_t>(load));
+      b.u32(static_cast<std::uint32_t>(load));
+      b.u32((c.bd_id - 1) & 0xFFFFu);
+    }
+    it.block(3, b.data);
+  }
+  {
+    detail::byte_sink b;
+    auto rec = [&](std::uint64_t begin, std::uint64_t end, std::uint32_t inst, std::uint64_t bytes,
+                   direction d) {
+      std::uint32_t f[48] = {};
+      f[0] = static_cast<std::uint32_t>(gdma_origin + (begin - gdma_t0));
+      f[1] = static_cast<std::uint32_t>(gdma_origin + (end - gdma_t0));
+      f[2] = inst & 0xFFFFFu;
+      const auto n = static_cast<std::uint32_t>(bytes);
+      if (d == direction::l2s) {
+        f[0x2C / 4] = n;  // gif_ar
+        f[0x0C / 4] = n;  // d0_aw
+        f[0x10 / 4] = n;  // d0_wr
+      } else {            // s2l
+        f[0x14 / 4] = n;  // d0_ar
+        f[0x24 / 4] = n;  // gif_aw
+        f[0x28 / 4] = n;  // gif_wr
+      }
+      b.put(f, sizeof f);
+    };
+    for (const auto& r : fw) rec(r.begin, r.end, 0, r.bytes, direction::s2l);
+    for (const auto& c : gdma) rec(c.begin, c.end, c.gdma_id - 1, c.bytes, c.dir);
+    it.block(4, b.data);
+  }
+  {
+    detail::byte_sink b;
+    const std::uint64_t mcu0 = 21382603606345;
+    b.u32(0);
+    b.u32(0xFFFFFFFFu);
+    b.u64(0);
+    b.u64(mcu0 - 3743);
+    b.u64(40);  // init record: 40 ns per MCU tick
+    if (o.firmware_records) {
+      b.u32(1);
+      b.u32(1);  // NODE_SET, version 1, engine GDMA, func GENERAL, gdma_id 1
+      b.u64((std::uint64_t{1} << 60) | (std::uint64_t{3} << 43) | (std::uint64_t{1} << 40) |
+            (std::uint64_t{1} << 20));
+      b.u64(mcu0);
+      b.u64(mcu0 + mon_start / 40);
+    }
+    it.block(5, b.data);
+  }
+  g.files.push_back({"iter0.profile", it.data});
+
+  // What a decoder must yield. Rebasing follows the vendor's double arithmetic
+  // literally: fixed = monitor_start_us / period (+ 2^32 per wrap, added one
+  // at a time), cycle = trunc(double(raw - first) + fixed).
+  const double period = 1.0 / o.tpu_freq_mhz;
+  const double mon_us =
+      static_cast<double>(static_cast<std::int64_t>(mon_start / 40) * 40) / 1000.0;
+  const double fixed0 = o.firmware_records ? mon_us / period : 0.0;
+  auto rebase = [&](std::uint32_t origin, std::uint64_t rel, std::uint64_t start_rel) {
+    const std::uint64_t raw = std::uint64_t{origin} + rel;
+    const std::uint64_t wraps = (std::uint64_t{origin} + start_rel) >> 32;
+    double fixed = fixed0;
+    for (std::uint64_t w = 0; w < wraps; ++w) fixed += 4294967296.0;
+    const auto ip =
+        static_cast<std::int64_t>(raw - (wraps << 32)) - static_cast<std::int64_t>(origin);
+    return static_cast<std::int64_t>(static_cast<double>(ip) + fixed);
+  };
+  const name_id tensor = intern("dma.tensor"), tensor_t = intern("TENSOR"),
+                general_t = intern("GENERAL");
+  std::vector<engine_event> tiu_ev, gdma_ev;
+  auto add_gdma = [&](std::uint64_t b, std::uint64_t e, std::uint32_t id, std::uint64_t bytes,
+                      direction d, name_id op, name_id type, std::int32_t layer) {
+    engine_event ev;
+    ev.engine = engine::gdma;
+    ev.begin_cycle = static_cast<std::uint64_t>(rebase(gdma_origin, b - gdma_t0, b - gdma_t0));
+    ev.end_cycle = static_cast<std::uint64_t>(rebase(gdma_origin, e - gdma_t0, b - gdma_t0));
+    ev.cmd_id = id;
+    ev.bytes = bytes;
+    ev.set_flag(engine_event::flag_has_bytes);
+    ev.set_flag(engine_event::flag_matched);
+    ev.set_dir(d);
+    ev.op = op;
+    ev.op_type = type;
+    ev.layer_id = layer;
+    gdma_ev.push_back(ev);
+  };
+  for (const auto& r : fw) add_gdma(r.begin, r.end, 0, r.bytes, direction::s2l, 0, general_t, -1);
+  for (const auto& c : gdma)
+    add_gdma(c.begin, c.end, c.gdma_id - 1, c.bytes, c.dir, tensor, tensor_t, c.layer_id);
+  // TIU: shifted so that the first TIU command waiting on a GDMA command
+  // (bd_id = g.bd_id + 1, gdma_id = g.gdma_id) starts when that GDMA ends.
+  std::int64_t shift = 0;
+  for (std::size_t k = 0; k < gdma.size() && shift == 0; ++k)
+    for (const auto& b : tiu)
+      if (b.bd_id == gdma[k].bd_id + 1 && b.gdma_id == gdma[k].gdma_id) {
+        const auto t = static_cast<std::int64_t>(
+            static_cast<double>(gdma_ev[fw.size() + k].end_cycle) * period / period);
+        shift = t - rebase(tiu_origin, b.begin - tiu_t0, b.begin - tiu_t0);
+        break;
+      }
+  for (const auto& c : tiu) {
+    engine_event ev;
+    ev.engine = engine::tiu;
+    ev.begin_cycle =
+        static_cast<std::uint64_t>(rebase(tiu_origin, c.begin - tiu_t0, c.begin - tiu_t0) + shift);
+    ev.end_cycle =
+        static_cast<std::uint64_t>(rebase(tiu_origin, c.end - tiu_t0, c.begin - tiu_t0) + shift);
+    ev.cmd_id = c.bd_id - 1;
+    ev.set_flag(engine_event::flag_matched);
+    ev.op = intern(c.kind->op);
+    ev.op_type = intern(c.kind->type);
+    ev.layer_id = c.layer_id;
+    tiu_ev.push_back(ev);
+  }
+  for (auto* v : {&tiu_ev, &gdma_ev})
+    for (auto& ev : *v) {
+      ev.begin_ns = static_cast<double>(ev.begin_cycle) * 1000.0 / o.tpu_freq_mhz;
+      ev.end_ns = static_cast<double>(ev.end_cycle) * 1000.0 / o.tpu_freq_mhz;
+      g.expected.push_back(ev);
+    }
+  return g;
+}
+
+}  // namespace tpuprof::synth
+// ---- end <tpuprof/synth/bm1684x_synth.hpp>
 // ---- begin <tpuprof/version.hpp>
 /// Library version, as macros (read back by CMake) and as constants.
 
