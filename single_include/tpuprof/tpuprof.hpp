@@ -1712,6 +1712,31 @@ struct pmu_list {
   const std::vector<dyn_event>* dyns = nullptr;      ///< NODE_SETs of this engine
 };
 
+/// trunc toward zero like Python's int(), saturating instead of UB on absurd values.
+inline std::int64_t to_i64(double v) noexcept {
+  if (!(v == v)) return 0;
+  if (v >= 9.0e18) return std::int64_t{9'000'000'000'000'000'000};
+  if (v <= -9.0e18) return -std::int64_t{9'000'000'000'000'000'000};
+  return static_cast<std::int64_t>(v);
+}
+
+inline std::int64_t sat_add(std::int64_t a, std::int64_t b) noexcept {
+  std::int64_t r;
+  if (!__builtin_add_overflow(a, b, &r)) return r;
+  return b > 0 ? std::numeric_limits<std::int64_t>::max()
+               : std::numeric_limits<std::int64_t>::min();
+}
+
+/// (a - b) * ns / 1000 as the vendor computes it (integer product, one
+/// division), falling back to doubles where the product would overflow.
+inline double mcu_us(std::uint64_t a, std::uint64_t b, std::uint64_t ns) noexcept {
+  const auto d = static_cast<std::int64_t>(a - b);
+  std::int64_t prod;
+  if (ns <= 0x7FFFFFFFu && !__builtin_mul_overflow(d, static_cast<std::int64_t>(ns), &prod))
+    return static_cast<double>(prod) / 1000.0;
+  return static_cast<double>(d) * static_cast<double>(ns) / 1000.0;
+}
+
 /// Sequential state for id unwrap and cycle rebasing (the vendor's loop).
 struct rebase_state {
   std::size_t k = 0;
@@ -1736,8 +1761,7 @@ struct rebase_state {
   }
   /// trunc(double(raw - first) + fixed), as tpu-mlir computes it.
   std::int64_t rebase(std::uint32_t raw, std::uint32_t first) const noexcept {
-    return static_cast<std::int64_t>(static_cast<double>(std::int64_t{raw} - std::int64_t{first}) +
-                                     fixed);
+    return bmprofile::to_i64(static_cast<double>(std::int64_t{raw} - std::int64_t{first}) + fixed);
   }
 };
 
@@ -1791,13 +1815,14 @@ class bmprofile_decoder {
     e.engine = l.eng;
     e.unit = l.core;
     e.group = l.iteration;
-    std::int64_t s = st.rebase(raw_s, l.first_raw) + l.shift;
-    std::int64_t en =
-        (raw_e < raw_s
-             ? static_cast<std::int64_t>(
-                   static_cast<double>(std::int64_t{raw_e} + 4294967296 - l.first_raw) + st.fixed)
-             : st.rebase(raw_e, l.first_raw)) +
-        l.shift;
+    // an end that wrapped while its start did not: +2^32 (the vendor leaves it)
+    const std::int64_t s = bmprofile::sat_add(st.rebase(raw_s, l.first_raw), l.shift);
+    const std::int64_t en = bmprofile::sat_add(
+        raw_e < raw_s
+            ? bmprofile::to_i64(
+                  static_cast<double>(std::int64_t{raw_e} + 4294967296 - l.first_raw) + st.fixed)
+            : st.rebase(raw_e, l.first_raw),
+        l.shift);
     e.begin_cycle = l.base_cycles + static_cast<std::uint64_t>(std::max<std::int64_t>(s, 0));
     e.end_cycle = l.base_cycles + static_cast<std::uint64_t>(std::max<std::int64_t>(en, 0));
     e.begin_ns = static_cast<double>(e.begin_cycle) * 1000.0 / l.freq_mhz;
@@ -2016,8 +2041,10 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
     ev.engine = e;
     ev.begin_ns = b_ns;
     ev.end_ns = e_ns;
-    ev.begin_cycle = static_cast<std::uint64_t>(std::max(0.0, std::floor(b_ns * tiu_mhz / 1000.0)));
-    ev.end_cycle = static_cast<std::uint64_t>(std::max(0.0, std::floor(e_ns * tiu_mhz / 1000.0)));
+    ev.begin_cycle = static_cast<std::uint64_t>(
+        std::max<std::int64_t>(0, to_i64(std::floor(b_ns * tiu_mhz / 1000.0))));
+    ev.end_cycle = static_cast<std::uint64_t>(
+        std::max<std::int64_t>(0, to_i64(std::floor(e_ns * tiu_mhz / 1000.0))));
     ev.op = info_.names.intern(op);
     return ev;
   };
@@ -2118,14 +2145,9 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
         for (std::size_t i = 1; i < recs.size(); ++i) {
           const auto& r = recs[i];
           dyn_event d{r, 0, 0};
-          d.begin_us = static_cast<double>(static_cast<std::int64_t>(r.begin - base) *
-                                           static_cast<std::int64_t>(ns)) /
-                       1000.0;
-          d.end_us = (r.end == 0 || r.end == ~std::uint64_t{0})
-                         ? d.begin_us + 0.01
-                         : static_cast<double>(static_cast<std::int64_t>(r.end - base) *
-                                               static_cast<std::int64_t>(ns)) /
-                               1000.0;
+          d.begin_us = mcu_us(r.begin, base, ns);
+          d.end_us = (r.end == 0 || r.end == ~std::uint64_t{0}) ? d.begin_us + 0.01
+                                                                : mcu_us(r.end, base, ns);
           const auto type = r.type & 0xFFu;
           if (type == static_cast<std::uint32_t>(dyn_type::node_set)) {
             if (monitor_start_us == 0) monitor_start_us = d.end_us;
@@ -2160,8 +2182,14 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
                  "partial " + std::string(name(eng)) + " PMU record ignored");
       l.freq_mhz = 1.0 / period;
       l.fixed0 = monitor_start_us / period;
+      if (!(std::fabs(l.fixed0) < 1e15)) {
+        diag.add(diag::other, file, decode_error::no_offset,
+                 "implausible MCU monitor start time ignored");
+        l.fixed0 = 0;
+      }
       l.first_raw = l.count ? io::load_le<std::uint32_t>(blocks[0].bytes().data()) : 0;
-      l.base_cycles = static_cast<std::uint64_t>(std::llround(base_us[it] * l.freq_mhz));
+      l.base_cycles = static_cast<std::uint64_t>(
+          std::max<std::int64_t>(0, bmprofile::to_i64(std::round(base_us[it] * l.freq_mhz))));
       l.subnet = subnet;
       l.nodes = subnet ? (eng == engine::tiu ? &subnet->tiu_nodes : &subnet->gdma_nodes) : nullptr;
       l.node_ops = eng == engine::tiu ? &tiu_ops_[sid] : &gdma_ops_[sid];
@@ -2296,7 +2324,7 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
           const std::byte* p = l->bytes.bytes().data() + k * l->record_size;
           const auto s = io::load_le<std::uint32_t>(p), e = io::load_le<std::uint32_t>(p + 4);
           if (e < s)
-            return static_cast<std::int64_t>(
+            return bmprofile::to_i64(
                 static_cast<double>(std::int64_t{e} + 4294967296 - l->first_raw) + st.fixed);
           return st.rebase(e, l->first_raw);
         }
@@ -2330,9 +2358,10 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
           const auto& g = (*gl->nodes)[gk];
           auto bi = first_tiu.find((std::uint64_t{g.bd_id + 1} << 32) | g.gdma_id);
           if (bi == first_tiu.end()) continue;
-          const auto t = static_cast<std::int64_t>(static_cast<double>(gw.end(gi->second)) *
-                                                   gdma_period / tiu_period);
-          const std::int64_t o = t - tw.start(tidx[static_cast<std::uint32_t>(bi->second)]);
+          const auto t =
+              bmprofile::to_i64(static_cast<double>(gw.end(gi->second)) * gdma_period / tiu_period);
+          const std::int64_t o =
+              bmprofile::sat_add(t, -tw.start(tidx[static_cast<std::uint32_t>(bi->second)]));
           if (o != 0) {
             offset = o;
             found = true;
@@ -2353,10 +2382,11 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
             if (ti == tidx.end() || io::bits(b.rec.id, L.bd_lo, L.bd_width) != gb + 1 ||
                 io::bits(b.rec.id, L.gdma_lo, L.gdma_width) != gg)
               continue;
-            const auto t = static_cast<std::int64_t>(static_cast<double>(gw.end(gi->second)) *
-                                                     gdma_period / tiu_period);
-            const std::int64_t o = std::max<std::int64_t>(
-                t - tw.start(ti->second), static_cast<std::int64_t>(b.end_us / tiu_period));
+            const auto t = bmprofile::to_i64(static_cast<double>(gw.end(gi->second)) * gdma_period /
+                                             tiu_period);
+            const std::int64_t o =
+                std::max<std::int64_t>(bmprofile::sat_add(t, -tw.start(ti->second)),
+                                       bmprofile::to_i64(b.end_us / tiu_period));
             if (o != 0) {
               offset = o;
               found = true;
