@@ -3,17 +3,17 @@
 #pragma once
 #include <concepts>
 #include <cstdint>
-#include <optional>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <array>
+#include <optional>
 #include <cstddef>
 #include <bit>
 #include <cstring>
+#include <span>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,7 +21,6 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 #include <range/v3/view/facade.hpp>
 #include <charconv>
@@ -162,36 +161,33 @@ concept chip_traits = requires {
 template <chip_traits... Cs>
 struct chip_list {};
 
+namespace detail {
+inline bool chip_name_eq(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+template <chip_traits C, chip_traits... Rest, class F>
+decltype(auto) with_chip_impl(std::string_view chip, F&& f) {
+  if (chip_name_eq(chip, C::cli_name) || chip_name_eq(chip, C::name))
+    return f.template operator()<C>();
+  if constexpr (sizeof...(Rest) == 0)
+    throw std::invalid_argument("unknown chip '" + std::string(chip) + "'");
+  else
+    return with_chip_impl<Rest...>(chip, std::forward<F>(f));
+}
+}  // namespace detail
+
 /// Calls `f.template operator()<Chip>()` for the chip whose cli_name or name
 /// equals `chip` (case-insensitive). Throws std::invalid_argument otherwise.
 template <chip_traits... Cs, class F>
 decltype(auto) with_chip(chip_list<Cs...>, std::string_view chip, F&& f) {
-  auto eq = [](std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      char x = a[i], y = b[i];
-      if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-      if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-      if (x != y) return false;
-    }
-    return true;
-  };
-  using R = decltype(f.template operator()<std::tuple_element_t<0, std::tuple<Cs...>>>());
-  if constexpr (std::is_void_v<R>) {
-    bool found =
-        ((eq(chip, Cs::cli_name) || eq(chip, Cs::name) ? (f.template operator()<Cs>(), true)
-                                                       : false) ||
-         ...);
-    if (!found) throw std::invalid_argument("unknown chip '" + std::string(chip) + "'");
-  } else {
-    std::optional<R> r;
-    (void)((eq(chip, Cs::cli_name) || eq(chip, Cs::name)
-                ? (r.emplace(f.template operator()<Cs>()), true)
-                : false) ||
-           ...);
-    if (!r) throw std::invalid_argument("unknown chip '" + std::string(chip) + "'");
-    return *std::move(r);
-  }
+  return detail::with_chip_impl<Cs...>(chip, std::forward<F>(f));
 }
 
 }  // namespace tpuprof
