@@ -20,6 +20,7 @@ std::vector<engine_event> sample() {
   auto c = ev(engine::tiu, 1, 0, 10);
   c.op = 3;
   c.function = 7;
+  c.op_type = 9;
   auto d = ev(engine::cdma, 1, 0, 10, 64);
   auto e = ev(engine::sdma, 1, 2, 3, 8, 1);
   return {a, b, c, d, e};
@@ -55,6 +56,7 @@ TEST_CASE("op_is and function_is match name ids") {
   CHECK(collect(v | views::op_is(3)).size() == 2);
   CHECK(collect(v | views::op_is(99)).empty());
   CHECK(collect(v | views::function_is(7)).size() == 1);
+  CHECK(collect(v | views::op_type_is(9)).size() == 1);
 }
 
 TEST_CASE("filters compose before data exists and accept std views") {

@@ -1,5 +1,6 @@
 /// views::only, views::on_core, views::on_device, views::op_is,
-/// views::function_is: lazy filters over any event range, composable with `|`.
+/// views::op_type_is, views::function_is, views::only_dma: lazy filters over any event range,
+/// composable with `|`.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,10 @@ struct device_is {
 struct op_id_is {
   name_id op;
   constexpr bool operator()(const engine_event& e) const noexcept { return e.op == op; }
+};
+struct op_type_id_is {
+  name_id op_type;
+  constexpr bool operator()(const engine_event& e) const noexcept { return e.op_type == op_type; }
 };
 struct function_id_is {
   name_id function;
@@ -84,7 +89,11 @@ inline constexpr detail::filter_fn<device_is, std::uint8_t> on_device{};
 /// `events | views::op_is(id)`: events whose op name id is `id` (look the id up
 /// with trace_info::names; 0 = unknown op).
 inline constexpr detail::filter_fn<op_id_is, name_id> op_is{};
-/// `events | views::function_is(id)`: events whose function name id is `id`.
+/// `events | views::op_type_is(id)`: events whose op type (function class, e.g.
+/// "sys", "mm/mm2") has name id `id`.
+inline constexpr detail::filter_fn<op_type_id_is, name_id> op_type_is{};
+/// `events | views::function_is(id)`: events run inside the kernel function
+/// whose name id is `id`.
 inline constexpr detail::filter_fn<function_id_is, name_id> function_is{};
 /// `events | views::only_dma`: GDMA, SDMA and CDMA events.
 inline constexpr auto only_dma = ranges::make_view_closure(detail::only_dma_base_fn{});
