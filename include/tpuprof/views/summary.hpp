@@ -1,0 +1,429 @@
+/// views::summary: per core, the numbers of bigTpuProfile's summary.txt
+/// (engine working time and ratio, uArch rate, DDR/L2 bandwidth per DMA
+/// engine, parallelism), plus format_summary_txt to print them the same way.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <range/v3/functional/bind_back.hpp>
+#include <range/v3/view/view.hpp>
+
+#include <tpuprof/engine.hpp>
+#include <tpuprof/event.hpp>
+#include <tpuprof/names.hpp>
+#include <tpuprof/trace_info.hpp>
+#include <tpuprof/views/event_range.hpp>
+
+namespace tpuprof {
+
+/// How the summary counts one event. The vendor's rules use command fields an
+/// engine_event does not carry, so a classifier supplies them.
+struct summary_class {
+  bool sys = false;   ///< a sync command: TIU send/wait_msg, DMA sys_send/sys_wait, CDMA sys
+  bool wait = false;  ///< a sync *wait* (SDMA excludes only these from working time)
+  bool ddr = false;   ///< the transfer's direction involves DDR
+  bool l2 = false;    ///< the transfer's direction involves L2 memory (L2M)
+};
+
+/// Anything callable as `summary_class(const engine_event&)`.
+template <class C>
+concept summary_classifier =
+    std::invocable<const C&, const engine_event&> &&
+    std::convertible_to<std::invoke_result_t<const C&, const engine_event&>, summary_class>;
+
+/// The default classifier, bigTpuProfile's rules on engine_event fields: sync
+/// commands by name (op names send_msg, wait_msg, sys_send, sys_wait,
+/// sys_msg_tx_send, sys_msg_tx_wait, or op type "sys"); waits are the *_wait
+/// names; DDR / L2 when the direction's long name ("DDR->L2M") contains "DDR" /
+/// "L2", as the vendor tests its Direction text.
+class name_classifier {
+ public:
+  name_classifier() = default;
+  /// Flags are copied out of `names` here; the table need not outlive this.
+  explicit name_classifier(const name_table& names) {
+    flags_.assign(names.size(), 0);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string_view n = names[static_cast<name_id>(i)];
+      if (n == "wait_msg" || n == "sys_wait" || n == "sys_msg_tx_wait")
+        flags_[i] = k_sys | k_wait;
+      else if (n == "send_msg" || n == "sys_send" || n == "sys_msg_tx_send")
+        flags_[i] = k_sys;
+      else if (n == "sys" || n == "SYS")
+        flags_[i] = k_sys_type;
+    }
+  }
+  summary_class operator()(const engine_event& e) const noexcept {
+    summary_class c;
+    const std::uint8_t fo = flag(e.op), ft = flag(e.op_type);
+    c.sys = (fo & k_sys) || (ft & k_sys_type);
+    c.wait = (fo & k_wait) != 0;
+    const auto d = static_cast<std::size_t>(e.dir());
+    if (d < direction_count) {
+      c.ddr = mem_[d] & 1;
+      c.l2 = mem_[d] & 2;
+    }
+    return c;
+  }
+
+ private:
+  static constexpr std::uint8_t k_sys = 1, k_wait = 2, k_sys_type = 4;
+  // Bit 0: long name contains "DDR"; bit 1: contains "L2".
+  static constexpr auto mem_ = [] {
+    std::array<std::uint8_t, direction_count> m{};
+    for (std::size_t i = 0; i < direction_count; ++i) {
+      const std::string_view n = direction_long_names[i];
+      m[i] = static_cast<std::uint8_t>((n.find("DDR") != std::string_view::npos ? 1 : 0) |
+                                       (n.find("L2") != std::string_view::npos ? 2 : 0));
+    }
+    return m;
+  }();
+  std::uint8_t flag(name_id id) const noexcept { return id < flags_.size() ? flags_[id] : 0; }
+  std::vector<std::uint8_t> flags_;
+};
+
+/// One core's row. Cycle counts are the vendor's "Asic Cycle" sums, which
+/// count both ends (end - begin + 1 per command).
+struct core_summary {
+  std::uint8_t device = 0;
+  std::uint8_t core = 0;
+  std::uint64_t tiu_events = 0, gdma_events = 0, sdma_events = 0;
+  std::uint64_t tiu_cycles = 0;  ///< TIU commands except sync ones (totalTiuCycle)
+  std::uint64_t tiu_sys_cycles = 0;
+  std::uint64_t gdma_cycles = 0, gdma_sys_cycles = 0;  ///< all, and sync commands
+  std::uint64_t gdma_ddr_bytes = 0, gdma_ddr_cycles = 0;
+  std::uint64_t gdma_l2_bytes = 0, gdma_l2_cycles = 0;
+  std::uint64_t sdma_cycles = 0, sdma_wait_cycles = 0;
+  std::uint64_t sdma_ddr_bytes = 0, sdma_ddr_cycles = 0;
+  /// Mean uArch rate of the non-sync TIU commands that know it, weighted by
+  /// cycles; NaN when none does (never 0 or 100% for unknown).
+  double uarch_rate = std::numeric_limits<double>::quiet_NaN();
+  // Times in ns (cycles / MHz * 1000).
+  double tiu_ns = 0, gdma_working_ns = 0, sdma_working_ns = 0;
+  double gdma_ddr_ns = 0, gdma_l2_ns = 0, sdma_ddr_ns = 0;
+  double total_ns = 0;  ///< the run's length (same for every core)
+
+  std::uint64_t gdma_working_cycles() const noexcept { return gdma_cycles - gdma_sys_cycles; }
+  std::uint64_t sdma_working_cycles() const noexcept { return sdma_cycles - sdma_wait_cycles; }
+  /// (TIU + GDMA working + SDMA working) / total: sum of engine ratios, may pass 1.
+  double parallelism() const noexcept { return ratio(tiu_ns + gdma_working_ns + sdma_working_ns); }
+  double tiu_working_ratio() const noexcept { return ratio(tiu_ns); }
+  /// GB/s over the DDR (L2) commands' own time; 0 when there are none.
+  double gdma_ddr_gbps() const noexcept {
+    return gdma_ddr_ns > 0 ? gdma_ddr_bytes / gdma_ddr_ns : 0;
+  }
+  double gdma_l2_gbps() const noexcept { return gdma_l2_ns > 0 ? gdma_l2_bytes / gdma_l2_ns : 0; }
+  double sdma_ddr_gbps() const noexcept {
+    return sdma_ddr_ns > 0 ? sdma_ddr_bytes / sdma_ddr_ns : 0;
+  }
+
+ private:
+  double ratio(double x) const noexcept { return total_ns > 0 ? x / total_ns : 0; }
+};
+
+/// The "Overall" row: ratios over all cores' time, the busiest core's cycles,
+/// bandwidth pooled over cores.
+struct overall_summary {
+  double parallelism = 0;
+  double tiu_working_ratio = 0;
+  double uarch_rate = std::numeric_limits<double>::quiet_NaN();
+  std::uint64_t max_tiu_cycles = 0, max_gdma_working_cycles = 0, max_sdma_working_cycles = 0;
+  double gdma_ddr_gbps = 0, gdma_l2_gbps = 0, sdma_ddr_gbps = 0;
+};
+
+/// CDMA, pooled over all ports (the vendor computes it but does not print it).
+struct cdma_summary {
+  std::uint64_t events = 0, cycles = 0, sys_cycles = 0;
+  std::uint64_t ddr_bytes = 0, ddr_cycles = 0, l2_bytes = 0, l2_cycles = 0;
+  double ddr_gbps = 0, l2_gbps = 0;
+  std::uint64_t working_cycles() const noexcept { return cycles - sys_cycles; }
+};
+
+struct summary_report {
+  double begin_ns = 0, end_ns = 0, total_ns = 0;
+  double tiu_mhz = 1000, dma_mhz = 1000;
+  std::vector<core_summary> cores;  ///< (device, core) order; cores without events included
+  overall_summary overall;
+  cdma_summary cdma;
+};
+
+struct summary_options {
+  /// Names for the default classifier and default clocks/cores; may be null.
+  const trace_info* info = nullptr;
+  /// Cores per device; 0 = info->cores, else the highest core seen + 1.
+  unsigned cores = 0;
+  /// Clocks; 0 = the first TIU (DMA) track's freq_mhz in info, else 1000.
+  double tiu_mhz = 0;
+  double dma_mhz = 0;
+};
+
+namespace views {
+namespace detail {
+
+struct core_acc {
+  core_summary s;
+  double uarch_w = 0, uarch_sum = 0;
+};
+
+inline double mhz_of(const summary_options& o, bool tiu) {
+  const double set = tiu ? o.tiu_mhz : o.dma_mhz;
+  if (set > 0) return set;
+  if (o.info)
+    for (const track& t : o.info->tracks) {
+      const bool match =
+          tiu ? t.eng == engine::tiu : (t.eng == engine::gdma || t.eng == engine::sdma);
+      if (match && t.freq_mhz > 0) return t.freq_mhz;
+    }
+  return 1000;
+}
+
+struct summary_base_fn {
+  template <event_range R, summary_classifier C>
+  summary_report operator()(R&& events, summary_options opt, const C& classify) const {
+    summary_report rep;
+    rep.tiu_mhz = mhz_of(opt, true);
+    rep.dma_mhz = mhz_of(opt, false);
+    const unsigned fixed_cores = opt.cores ? opt.cores : (opt.info ? opt.info->cores : 0);
+    std::vector<core_acc> acc;  // index: device * 256 + core, grown on demand
+    unsigned max_core = 0, max_device = 0;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const engine_event& e : events) {
+      if (!is_hardware(e.engine)) continue;
+      const std::uint64_t asic = e.cycles() + 1;  // the vendor's inclusive Asic Cycle
+      if (e.engine == engine::cdma) {
+        const summary_class c = classify(e);
+        auto& d = rep.cdma;
+        ++d.events;
+        d.cycles += asic;
+        if (c.sys) {
+          d.sys_cycles += asic;
+        } else {
+          if (c.ddr) d.ddr_bytes += e.bytes, d.ddr_cycles += asic;
+          if (c.l2) d.l2_bytes += e.bytes, d.l2_cycles += asic;
+        }
+        lo = std::min(lo, e.begin_ns);
+        hi = std::max(hi, e.end_ns);
+        continue;
+      }
+      if (fixed_cores && e.unit >= fixed_cores) continue;
+      const std::size_t i = static_cast<std::size_t>(e.device) * 256 + e.unit;
+      if (i >= acc.size()) acc.resize(i + 1);
+      max_core = std::max<unsigned>(max_core, e.unit);
+      max_device = std::max<unsigned>(max_device, e.device);
+      core_acc& a = acc[i];
+      core_summary& s = a.s;
+      const summary_class c = classify(e);
+      switch (e.engine) {
+        case engine::tiu:
+          ++s.tiu_events;
+          if (c.sys) {
+            s.tiu_sys_cycles += asic;
+          } else {
+            s.tiu_cycles += asic;
+            if (!std::isnan(e.uarch_rate)) {
+              a.uarch_w += static_cast<double>(asic);
+              a.uarch_sum += static_cast<double>(asic) * e.uarch_rate;
+            }
+          }
+          break;
+        case engine::gdma:
+          ++s.gdma_events;
+          s.gdma_cycles += asic;
+          if (c.sys) {
+            s.gdma_sys_cycles += asic;
+          } else if (c.ddr && e.bytes) {
+            s.gdma_ddr_bytes += e.bytes, s.gdma_ddr_cycles += asic;
+          } else if (c.l2 && e.bytes) {
+            s.gdma_l2_bytes += e.bytes, s.gdma_l2_cycles += asic;
+          }
+          break;
+        case engine::sdma:
+          ++s.sdma_events;
+          s.sdma_cycles += asic;
+          if (c.sys && c.wait) {
+            s.sdma_wait_cycles += asic;
+          } else if (c.ddr) {
+            s.sdma_ddr_bytes += e.bytes, s.sdma_ddr_cycles += asic;
+          }
+          break;
+        default:
+          break;
+      }
+      lo = std::min(lo, e.begin_ns);
+      hi = std::max(hi, e.end_ns);
+    }
+    if (hi < lo) return rep;  // no hardware events
+    rep.begin_ns = lo;
+    rep.end_ns = hi;
+    rep.total_ns = hi - lo;
+    const unsigned ncores = fixed_cores ? fixed_cores : max_core + 1;
+    const double tns = 1000.0 / rep.tiu_mhz, dns = 1000.0 / rep.dma_mhz;
+    auto ns = [](std::uint64_t cyc, double per) { return static_cast<double>(cyc) * per; };
+    overall_summary& o = rep.overall;
+    double sum_time = 0, sum_tiu = 0, uw = 0, us = 0;
+    std::uint64_t gdb = 0, gdc = 0, glb = 0, glc = 0, sdb = 0, sdc = 0;
+    for (unsigned d = 0; d <= max_device; ++d) {
+      for (unsigned k = 0; k < ncores; ++k) {
+        const std::size_t i = static_cast<std::size_t>(d) * 256 + k;
+        core_acc a = i < acc.size() ? acc[i] : core_acc{};
+        core_summary& s = a.s;
+        s.device = static_cast<std::uint8_t>(d);
+        s.core = static_cast<std::uint8_t>(k);
+        s.total_ns = rep.total_ns;
+        s.tiu_ns = ns(s.tiu_cycles, tns);
+        s.gdma_working_ns = ns(s.gdma_working_cycles(), dns);
+        s.sdma_working_ns = ns(s.sdma_working_cycles(), dns);
+        s.gdma_ddr_ns = ns(s.gdma_ddr_cycles, dns);
+        s.gdma_l2_ns = ns(s.gdma_l2_cycles, dns);
+        s.sdma_ddr_ns = ns(s.sdma_ddr_cycles, dns);
+        if (a.uarch_w > 0) s.uarch_rate = a.uarch_sum / a.uarch_w;
+        uw += a.uarch_w;
+        us += a.uarch_sum;
+        sum_time += s.tiu_ns + s.gdma_working_ns + s.sdma_working_ns;
+        sum_tiu += s.tiu_ns;
+        o.max_tiu_cycles = std::max(o.max_tiu_cycles, s.tiu_cycles);
+        o.max_gdma_working_cycles = std::max(o.max_gdma_working_cycles, s.gdma_working_cycles());
+        o.max_sdma_working_cycles = std::max(o.max_sdma_working_cycles, s.sdma_working_cycles());
+        gdb += s.gdma_ddr_bytes, gdc += s.gdma_ddr_cycles;
+        glb += s.gdma_l2_bytes, glc += s.gdma_l2_cycles;
+        sdb += s.sdma_ddr_bytes, sdc += s.sdma_ddr_cycles;
+        rep.cores.push_back(s);
+      }
+    }
+    const double avail = rep.total_ns * static_cast<double>(rep.cores.size());
+    o.parallelism = avail > 0 ? sum_time / avail : 0;
+    o.tiu_working_ratio = avail > 0 ? sum_tiu / avail : 0;
+    if (uw > 0) o.uarch_rate = us / uw;
+    auto bw = [&](std::uint64_t bytes, std::uint64_t cyc) {
+      const double t = ns(cyc, dns);
+      return t > 0 ? static_cast<double>(bytes) / t : 0.0;
+    };
+    o.gdma_ddr_gbps = bw(gdb, gdc);
+    o.gdma_l2_gbps = bw(glb, glc);
+    o.sdma_ddr_gbps = bw(sdb, sdc);
+    rep.cdma.ddr_gbps = bw(rep.cdma.ddr_bytes, rep.cdma.ddr_cycles);
+    rep.cdma.l2_gbps = bw(rep.cdma.l2_bytes, rep.cdma.l2_cycles);
+    return rep;
+  }
+  template <event_range R>
+  summary_report operator()(R&& events, summary_options opt = {}) const {
+    const name_classifier c = opt.info ? name_classifier(opt.info->names) : name_classifier();
+    return (*this)(std::forward<R>(events), opt, c);
+  }
+};
+
+struct summary_fn : summary_base_fn {
+  using summary_base_fn::operator();
+  auto operator()(summary_options opt = {}) const {
+    return ranges::make_view_closure(ranges::bind_back(summary_base_fn{}, opt));
+  }
+  template <summary_classifier C>
+  auto operator()(summary_options opt, C classify) const {
+    return ranges::make_view_closure(
+        ranges::bind_back(summary_base_fn{}, opt, std::move(classify)));
+  }
+};
+
+}  // namespace detail
+
+/// `events | views::summary({&info})` or `views::summary(events, opt, classifier)`:
+/// eager, one pass, any input order; returns a summary_report. Reproduces
+/// bigTpuProfile's summary.txt formulas except for the fixes listed in
+/// docs/views.md (uArch rate unknown instead of 100%, exact ns instead of
+/// truncated integers, SDMA counted in single-core parallelism).
+inline constexpr detail::summary_fn summary{};
+
+}  // namespace views
+
+namespace detail {
+inline std::string pct_text(double ratio) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f%%", ratio * 100);
+  return buf;
+}
+inline void append_str(std::string& out, std::string_view s, std::size_t width) {
+  if (s.size() < width) out.append(width - s.size(), ' ');
+  out += s;
+}
+}  // namespace detail
+
+/// The report as bigTpuProfile's summary.txt (same layout and rounding; the
+/// uArchURate cell reads "unknown" when no command knows its rate). Cores of
+/// devices other than 0 are labelled "D:C". Ends with a newline.
+inline std::string format_summary_txt(const summary_report& r) {
+  using detail::append_str;
+  using detail::pct_text;
+  const char* names[] = {"CoreId",          "Parallelism(%)",     "totalTime(us)",
+                         "TiuWorkingRatio", "totalTiuCycle",      "uArchURate",
+                         "totalGdmaCycle",  "GdmaDdrAvgBW(GB/s)", "GdmaL2AvgBW(GB/s)",
+                         "totalSdmaCycle",  "SdmaDdrAvgBW(GB/s)"};
+  const std::size_t widths[] = {7, 14, 14, 15, 14, 10, 16, 18, 18, 16, 18};
+  auto row = [&](const std::string(&cells)[11]) {
+    std::string line;
+    for (int i = 0; i < 11; ++i) {
+      if (i) line += " | ";
+      append_str(line, cells[i], widths[i]);
+    }
+    return line;
+  };
+  auto fixed = [](double v, int prec) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", prec, v);
+    return std::string(buf);
+  };
+  auto rate = [&](double v) { return std::isnan(v) ? std::string("unknown") : pct_text(v); };
+  std::string header;
+  {
+    std::string cells[11];
+    for (int i = 0; i < 11; ++i) cells[i] = names[i];
+    header = row(cells);
+  }
+  const std::string eq(header.size(), '='), dash(header.size(), '-');
+  std::string out = eq + "\nSummary\n" + eq + "\n" + header + "\n" + dash + "\n";
+  const std::string total = fixed(r.total_ns / 1000, 3);
+  for (const core_summary& c : r.cores) {
+    std::string id = std::to_string(c.core);
+    if (c.device) id = std::to_string(c.device) + ":" + id;
+    const std::string cells[11] = {id,
+                                   pct_text(c.parallelism()),
+                                   total,
+                                   pct_text(c.tiu_working_ratio()),
+                                   std::to_string(c.tiu_cycles),
+                                   rate(c.uarch_rate),
+                                   std::to_string(c.gdma_working_cycles()),
+                                   fixed(c.gdma_ddr_gbps(), 2),
+                                   fixed(c.gdma_l2_gbps(), 2),
+                                   std::to_string(c.sdma_working_cycles()),
+                                   fixed(c.sdma_ddr_gbps(), 2)};
+    out += row(cells) + "\n";
+  }
+  const overall_summary& o = r.overall;
+  auto us = [&](std::uint64_t cyc, double mhz) {
+    return fixed(static_cast<double>(cyc) / mhz, 3) + "(us)";
+  };
+  const std::string ov[11] = {"Overall",
+                              pct_text(o.parallelism),
+                              total,
+                              pct_text(o.tiu_working_ratio),
+                              us(o.max_tiu_cycles, r.tiu_mhz),
+                              rate(o.uarch_rate),
+                              us(o.max_gdma_working_cycles, r.dma_mhz),
+                              fixed(o.gdma_ddr_gbps, 2),
+                              fixed(o.gdma_l2_gbps, 2),
+                              us(o.max_sdma_working_cycles, r.dma_mhz),
+                              fixed(o.sdma_ddr_gbps, 2)};
+  out += dash + "\n" + row(ov) + "\n" + eq + "\n";
+  return out;
+}
+
+}  // namespace tpuprof
