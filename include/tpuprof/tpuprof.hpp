@@ -17,3 +17,4 @@
 #include <tpuprof/synth/bm1684x_synth.hpp>
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/version.hpp>
+#include <tpuprof/views.hpp>

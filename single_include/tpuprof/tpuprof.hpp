@@ -34,6 +34,15 @@
 #include <unistd.h>
 #include <cerrno>
 #include <random>
+#include <range/v3/functional/bind_back.hpp>
+#include <range/v3/view/filter.hpp>
+#include <range/v3/view/transform.hpp>
+#include <range/v3/view/view.hpp>
+#include <compare>
+#include <cassert>
+#include <range/v3/range/access.hpp>
+#include <range/v3/range/concepts.hpp>
+#include <range/v3/view/all.hpp>
 // ---- begin <tpuprof/tpuprof.hpp>
 /// Umbrella header: everything tpuprof offers.
 
@@ -2983,4 +2992,1505 @@ namespace tpuprof {
 inline constexpr const char* version_string = "0.1.0";
 }  // namespace tpuprof
 // ---- end <tpuprof/version.hpp>
+// ---- begin <tpuprof/views.hpp>
+/// All analysis views: filters, time windows, idle gaps, bandwidth,
+/// utilization, summary, top_n and group_by.
+
+// ---- begin <tpuprof/views/bandwidth.hpp>
+/// views::bandwidth (lazy: one sample per DMA event, GB/s) and
+/// views::bandwidth_series (eager: bytes per time window -> GB/s series, per
+/// track, core, engine kind or device).
+
+
+
+// ---- begin <tpuprof/views/event_range.hpp>
+/// event_range: the concept every tpuprof view and aggregation accepts, and
+/// track_key, the (device, unit, engine) identity of an event queue.
+
+
+
+namespace tpuprof {
+
+/// Any input range whose elements read as `const engine_event&`: std::vector,
+/// std::span, decoder views, range-v3 and std pipelines. Never constrained on
+/// std::ranges::view (range-v3 0.12 views are not std views).
+template <class R>
+concept event_range = std::ranges::input_range<R> &&
+                      std::convertible_to<std::ranges::range_reference_t<R>, const engine_event&>;
+
+/// One event queue: an engine of one core (or CDMA port) of one device.
+struct track_key {
+  std::uint8_t device = 0;
+  std::uint8_t unit = 0;  ///< core, or CDMA port
+  engine eng = engine::tiu;
+
+  friend constexpr bool operator==(const track_key&, const track_key&) noexcept = default;
+  friend constexpr auto operator<=>(const track_key&, const track_key&) noexcept = default;
+  /// Packed form (device << 16 | unit << 8 | engine), for hashing and sorting.
+  constexpr std::uint32_t packed() const noexcept {
+    return static_cast<std::uint32_t>(device) << 16 | static_cast<std::uint32_t>(unit) << 8 |
+           static_cast<std::uint32_t>(eng);
+  }
+};
+
+/// The queue an event belongs to.
+constexpr track_key track_of(const engine_event& e) noexcept {
+  return {e.device, e.unit, e.engine};
+}
+
+}  // namespace tpuprof
+// ---- end <tpuprof/views/event_range.hpp>
+
+namespace tpuprof {
+
+/// Bandwidth of one DMA command. GB/s = bytes per ns (10^9 bytes/s).
+struct dma_bandwidth {
+  track_key track;
+  double begin_ns = 0;
+  double end_ns = 0;
+  std::uint64_t bytes = 0;
+  direction dir = direction::none;  ///< DDR/L2M, read/write where the decoder knows it
+  std::uint32_t cmd_id = 0;
+  double gbps = 0;  ///< bytes / duration; NaN for a zero-length command
+};
+
+/// True for DMA events whose byte count is known.
+struct moves_known_bytes {
+  constexpr bool operator()(const engine_event& e) const noexcept {
+    return is_dma(e.engine) && e.has_bytes();
+  }
+};
+struct to_dma_bandwidth {
+  dma_bandwidth operator()(const engine_event& e) const noexcept {
+    return {track_of(e), e.begin_ns, e.end_ns, e.bytes, e.dir(), e.cmd_id, e.bandwidth_gbps()};
+  }
+};
+
+/// What a bandwidth series adds up.
+enum class bandwidth_group : std::uint8_t {
+  track,   ///< one series per (device, unit, engine): a GDMA, SDMA or CDMA queue
+  core,    ///< per (device, core): GDMA + SDMA of the core (CDMA ports excluded)
+  engine,  ///< per (device, engine kind): all cores or ports summed
+  device,  ///< per device: every DMA queue summed
+};
+
+/// Bytes moved per time window, from `origin_ns` in steps of `window_ns`.
+/// Fields outside the grouping are 0 (unit for engine/device, eng for core:
+/// gdma stands for GDMA + SDMA).
+struct bandwidth_series {
+  track_key key;
+  double origin_ns = 0;
+  double window_ns = 0;
+  std::vector<double> bytes;  ///< bytes per window (a command's bytes spread evenly over it)
+  std::size_t size() const noexcept { return bytes.size(); }
+  double begin_ns(std::size_t i) const noexcept {
+    return origin_ns + static_cast<double>(i) * window_ns;
+  }
+  /// Mean bandwidth of window i, GB/s.
+  double gbps(std::size_t i) const noexcept { return bytes[i] / window_ns; }
+  double total_bytes() const noexcept {
+    double t = 0;
+    for (double b : bytes) t += b;
+    return t;
+  }
+};
+
+struct bandwidth_series_options {
+  double window_ns = 1000;
+  bandwidth_group group = bandwidth_group::track;
+  /// Start of window 0; default: the earliest begin of a DMA event with bytes.
+  std::optional<double> origin_ns;
+};
+
+namespace views {
+namespace detail {
+
+struct bandwidth_base_fn {
+  template <event_range R>
+  auto operator()(R&& r) const {
+    return ranges::views::transform(ranges::views::filter(std::forward<R>(r), moves_known_bytes{}),
+                                    to_dma_bandwidth{});
+  }
+};
+
+inline track_key bandwidth_key(const engine_event& e, bandwidth_group g) noexcept {
+  switch (g) {
+    case bandwidth_group::core:
+      return {e.device, e.unit, engine::gdma};
+    case bandwidth_group::engine:
+      return {e.device, 0, e.engine};
+    case bandwidth_group::device:
+      return {e.device, 0, engine::gdma};
+    case bandwidth_group::track:
+      break;
+  }
+  return track_of(e);
+}
+
+struct bandwidth_series_base_fn {
+  template <event_range R>
+  std::vector<bandwidth_series> operator()(R&& events, bandwidth_series_options opt) const {
+    struct item {
+      track_key key;
+      double b, e, bytes;
+    };
+    std::vector<item> items;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const engine_event& e : events) {
+      if (!moves_known_bytes{}(e)) continue;
+      if (opt.group == bandwidth_group::core && e.engine == engine::cdma) continue;
+      items.push_back(
+          {bandwidth_key(e, opt.group), e.begin_ns, e.end_ns, static_cast<double>(e.bytes)});
+      lo = std::min(lo, e.begin_ns);
+      hi = std::max(hi, std::max(e.end_ns, e.begin_ns));
+    }
+    std::vector<bandwidth_series> out;
+    if (items.empty() || !(opt.window_ns > 0)) return out;
+    const double origin = opt.origin_ns.value_or(lo);
+    const double w = opt.window_ns;
+    const auto n = static_cast<std::size_t>(std::max(1.0, std::ceil((hi - origin) / w)));
+    std::sort(items.begin(), items.end(),
+              [](const item& a, const item& b) { return a.key < b.key; });
+    for (std::size_t i = 0; i < items.size();) {
+      bandwidth_series s;
+      s.key = items[i].key;
+      s.origin_ns = origin;
+      s.window_ns = w;
+      s.bytes.assign(n, 0.0);
+      for (; i < items.size() && items[i].key == s.key; ++i) {
+        const item& it = items[i];
+        if (it.e < origin) continue;
+        const double dur = it.e - it.b;
+        auto idx = [&](double t) {
+          const double k = std::floor((t - origin) / w);
+          return static_cast<std::size_t>(std::clamp(k, 0.0, static_cast<double>(n - 1)));
+        };
+        if (!(dur > 0)) {
+          if (it.b >= origin) s.bytes[idx(it.b)] += it.bytes;
+          continue;
+        }
+        const double rate = it.bytes / dur;
+        for (std::size_t k = idx(std::max(it.b, origin)); k < n; ++k) {
+          const double wb = s.begin_ns(k), we = wb + w;
+          if (wb >= it.e) break;
+          const double ov = std::min(we, it.e) - std::max(wb, it.b);
+          if (ov > 0) s.bytes[k] += rate * ov;
+        }
+      }
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+};
+struct bandwidth_series_fn : bandwidth_series_base_fn {
+  using bandwidth_series_base_fn::operator();
+  template <event_range R>
+  std::vector<bandwidth_series> operator()(R&& events, double window_ns,
+                                           bandwidth_group g = bandwidth_group::track) const {
+    return bandwidth_series_base_fn::operator()(std::forward<R>(events),
+                                                bandwidth_series_options{window_ns, g, {}});
+  }
+  auto operator()(bandwidth_series_options opt) const {
+    return ranges::make_view_closure(ranges::bind_back(bandwidth_series_base_fn{}, opt));
+  }
+  auto operator()(double window_ns, bandwidth_group g = bandwidth_group::track) const {
+    return (*this)(bandwidth_series_options{window_ns, g, {}});
+  }
+};
+
+}  // namespace detail
+
+/// `events | views::bandwidth`: lazily, one dma_bandwidth per DMA event with
+/// known bytes (GDMA, SDMA, CDMA), in input order.
+inline constexpr auto bandwidth = ranges::make_view_closure(detail::bandwidth_base_fn{});
+
+/// `events | views::bandwidth_series(window_ns, bandwidth_group::core)`: eager;
+/// one bandwidth_series per group key (sorted by key), all on the same windows.
+/// A command's bytes are spread evenly over its duration (a zero-length
+/// command counts whole in the window of its begin). Events before the origin
+/// are dropped. Memory: 32 bytes per DMA event while it runs.
+inline constexpr detail::bandwidth_series_fn bandwidth_series{};
+
+}  // namespace views
+}  // namespace tpuprof
+// ---- end <tpuprof/views/bandwidth.hpp>
+// ---- begin <tpuprof/views/filter.hpp>
+/// views::only, views::on_core, views::on_device, views::op_is,
+/// views::op_type_is, views::function_is, views::only_dma: lazy filters over any event range,
+/// composable with `|`.
+
+
+
+
+namespace tpuprof {
+
+/// Predicates behind the filter adaptors (usable with any algorithm).
+struct engine_is {
+  engine eng;
+  constexpr bool operator()(const engine_event& e) const noexcept { return e.engine == eng; }
+};
+/// True for events of per-core queues on `core`; CDMA (per port) never matches.
+struct core_is {
+  std::uint8_t core;
+  constexpr bool operator()(const engine_event& e) const noexcept {
+    return e.unit == core && e.engine != engine::cdma;
+  }
+};
+struct device_is {
+  std::uint8_t device;
+  constexpr bool operator()(const engine_event& e) const noexcept { return e.device == device; }
+};
+struct op_id_is {
+  name_id op;
+  constexpr bool operator()(const engine_event& e) const noexcept { return e.op == op; }
+};
+struct op_type_id_is {
+  name_id op_type;
+  constexpr bool operator()(const engine_event& e) const noexcept { return e.op_type == op_type; }
+};
+struct function_id_is {
+  name_id function;
+  constexpr bool operator()(const engine_event& e) const noexcept { return e.function == function; }
+};
+/// True for GDMA, SDMA and CDMA events.
+struct is_dma_event {
+  constexpr bool operator()(const engine_event& e) const noexcept { return is_dma(e.engine); }
+};
+
+namespace views {
+namespace detail {
+
+/// range-v3's two-struct adaptor pattern for a filter on predicate `P` built
+/// from one argument `A`.
+template <class P, class A>
+struct filter_base_fn {
+  template <event_range R>
+  auto operator()(R&& r, A a) const {
+    return ranges::views::filter(std::forward<R>(r), P{a});
+  }
+};
+template <class P, class A>
+struct filter_fn : filter_base_fn<P, A> {
+  using filter_base_fn<P, A>::operator();
+  constexpr auto operator()(A a) const {
+    return ranges::make_view_closure(ranges::bind_back(filter_base_fn<P, A>{}, a));
+  }
+};
+
+struct only_dma_base_fn {
+  template <event_range R>
+  auto operator()(R&& r) const {
+    return ranges::views::filter(std::forward<R>(r), is_dma_event{});
+  }
+};
+
+}  // namespace detail
+
+/// `events | views::only(engine::tiu)`: events of one engine kind.
+inline constexpr detail::filter_fn<engine_is, engine> only{};
+/// `events | views::on_core(3)`: events of per-core queues (TIU, GDMA, SDMA, and
+/// derived rows) on core 3 of any device; CDMA events (per port) are dropped.
+inline constexpr detail::filter_fn<core_is, std::uint8_t> on_core{};
+/// `events | views::on_device(1)`.
+inline constexpr detail::filter_fn<device_is, std::uint8_t> on_device{};
+/// `events | views::op_is(id)`: events whose op name id is `id` (look the id up
+/// with trace_info::names; 0 = unknown op).
+inline constexpr detail::filter_fn<op_id_is, name_id> op_is{};
+/// `events | views::op_type_is(id)`: events whose op type (function class, e.g.
+/// "sys", "mm/mm2") has name id `id`.
+inline constexpr detail::filter_fn<op_type_id_is, name_id> op_type_is{};
+/// `events | views::function_is(id)`: events run inside the kernel function
+/// whose name id is `id`.
+inline constexpr detail::filter_fn<function_id_is, name_id> function_is{};
+/// `events | views::only_dma`: GDMA, SDMA and CDMA events.
+inline constexpr auto only_dma = ranges::make_view_closure(detail::only_dma_base_fn{});
+
+}  // namespace views
+}  // namespace tpuprof
+// ---- end <tpuprof/views/filter.hpp>
+// ---- begin <tpuprof/views/group_by.hpp>
+/// views::group_by(group_key::op|op_type|function|layer|engine|core): per
+/// group, count and duration statistics (sum, mean, min, max, p50, p99), bytes
+/// and the mean known uArch rate.
+
+
+
+
+namespace tpuprof {
+
+/// What group_by groups on.
+enum class group_key : std::uint8_t {
+  op,        ///< engine_event::op (name id)
+  op_type,   ///< engine_event::op_type (name id)
+  function,  ///< engine_event::function: the kernel function (name id)
+  layer,     ///< engine_event::layer_id (-1 = none)
+  engine,    ///< engine kind
+  core,      ///< (device, unit); CDMA ports are their own groups (engine = cdma)
+};
+
+/// Statistics of one group. Durations in ns.
+struct group_stats {
+  group_key by = group_key::op;
+  /// The group's value: a name id (op, op_type, function), a layer id, an
+  /// engine (cast), or unit (core).
+  std::int64_t id = 0;
+  std::uint8_t device = 0;   ///< for group_key::core
+  engine eng = engine::tiu;  ///< for group_key::core: cdma for a CDMA port, else tiu
+  std::uint64_t count = 0;
+  double sum_ns = 0, mean_ns = 0, min_ns = 0, max_ns = 0;
+  double p50_ns = 0, p99_ns = 0;  ///< nearest-rank percentiles (a member of the group)
+  std::uint64_t bytes = 0;        ///< sum of known bytes
+  /// Mean uArch rate over the group's events that know it; NaN when none does.
+  double uarch_rate = std::numeric_limits<double>::quiet_NaN();
+  std::uint64_t uarch_known = 0;  ///< events the mean is over
+};
+
+/// Nearest-rank percentile p (0 < p <= 100) of `v`, reordering it; 0 if empty.
+inline double nearest_rank(std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  const auto n = static_cast<double>(v.size());
+  auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * n));
+  rank = std::clamp<std::size_t>(rank, 1, v.size());
+  auto it = v.begin() + static_cast<std::ptrdiff_t>(rank - 1);
+  std::nth_element(v.begin(), it, v.end());
+  return *it;
+}
+
+namespace views {
+namespace detail {
+
+struct group_acc {
+  group_stats s;
+  double usum = 0;
+  std::vector<double> durs;
+};
+
+struct group_by_base_fn {
+  template <event_range R>
+  std::vector<group_stats> operator()(R&& events, group_key by) const {
+    std::vector<group_acc> groups;
+    std::vector<std::int32_t> dense;  // key -> group index + 1 (0 = none yet), small keys
+    std::unordered_map<std::int64_t, std::size_t> sparse;  // layer ids
+    if (by != group_key::layer) dense.assign(by == group_key::engine ? 256 : 65536, 0);
+    auto key_of = [by](const engine_event& e) -> std::int64_t {
+      switch (by) {
+        case group_key::op:
+          return e.op;
+        case group_key::op_type:
+          return e.op_type;
+        case group_key::function:
+          return e.function;
+        case group_key::layer:
+          return e.layer_id;
+        case group_key::engine:
+          return static_cast<std::int64_t>(e.engine);
+        case group_key::core:
+          break;
+      }
+      // 16 bits: device, unit; CDMA ports get their own groups via bit 16.
+      return (e.engine == engine::cdma ? 1 << 16 : 0) | (e.device << 8) | e.unit;
+    };
+    auto new_group = [&](const engine_event& e, std::int64_t k) {
+      group_acc g;
+      g.s.by = by;
+      if (by == group_key::core) {
+        g.s.id = e.unit;
+        g.s.device = e.device;
+        g.s.eng = e.engine == engine::cdma ? engine::cdma : engine::tiu;
+      } else {
+        g.s.id = k;
+      }
+      g.s.min_ns = std::numeric_limits<double>::infinity();
+      g.s.max_ns = -std::numeric_limits<double>::infinity();
+      groups.push_back(std::move(g));
+      return groups.size() - 1;
+    };
+    for (const engine_event& e : events) {
+      const std::int64_t k = key_of(e);
+      std::size_t gi;
+      if (by == group_key::layer || k > 0xFFFF) {  // layer ids; CDMA ports by core
+        auto [it, fresh] = sparse.try_emplace(k, 0);
+        if (fresh) it->second = new_group(e, k);
+        gi = it->second;
+      } else {
+        std::int32_t& d = dense[static_cast<std::size_t>(k)];
+        if (d == 0) d = static_cast<std::int32_t>(new_group(e, k) + 1);
+        gi = static_cast<std::size_t>(d - 1);
+      }
+      group_acc& g = groups[gi];
+      const double dur = e.dur_ns();
+      ++g.s.count;
+      g.s.sum_ns += dur;
+      g.s.min_ns = std::min(g.s.min_ns, dur);
+      g.s.max_ns = std::max(g.s.max_ns, dur);
+      if (e.has_bytes()) g.s.bytes += e.bytes;
+      if (!std::isnan(e.uarch_rate)) {
+        ++g.s.uarch_known;
+        g.usum += e.uarch_rate;
+      }
+      g.durs.push_back(dur);
+    }
+    std::vector<group_stats> out;
+    out.reserve(groups.size());
+    for (group_acc& g : groups) {
+      g.s.mean_ns = g.s.sum_ns / static_cast<double>(g.s.count);
+      g.s.p50_ns = nearest_rank(g.durs, 50);
+      g.s.p99_ns = nearest_rank(g.durs, 99);
+      if (g.s.uarch_known) g.s.uarch_rate = g.usum / static_cast<double>(g.s.uarch_known);
+      out.push_back(g.s);
+      std::vector<double>().swap(g.durs);
+    }
+    std::sort(out.begin(), out.end(), [](const group_stats& a, const group_stats& b) {
+      if (a.sum_ns != b.sum_ns) return a.sum_ns > b.sum_ns;
+      if (a.device != b.device) return a.device < b.device;
+      if (a.eng != b.eng) return a.eng < b.eng;
+      return a.id < b.id;
+    });
+    return out;
+  }
+};
+struct group_by_fn : group_by_base_fn {
+  using group_by_base_fn::operator();
+  auto operator()(group_key by) const {
+    return ranges::make_view_closure(ranges::bind_back(group_by_base_fn{}, by));
+  }
+};
+
+}  // namespace detail
+
+/// `events | views::group_by(group_key::op)`: eager; one group_stats per
+/// distinct key, most total time first. Memory: 8 bytes per event while it
+/// runs (for the exact percentiles). Resolve name ids with trace_info::names.
+inline constexpr detail::group_by_fn group_by{};
+
+}  // namespace views
+}  // namespace tpuprof
+// ---- end <tpuprof/views/group_by.hpp>
+// ---- begin <tpuprof/views/idle_gaps.hpp>
+/// views::idle_gaps(min_gap_ns): the gaps where an engine queue waits, each
+/// with the event before and the event after it. Lazy, one pass, O(1) memory.
+
+
+
+
+namespace tpuprof {
+
+/// An idle interval of one queue: from the end of `prev` (the latest end so
+/// far on the track) to the begin of `next`. Holds copies of both events, so
+/// it stays valid after the input is gone.
+struct idle_gap {
+  track_key track;
+  double begin_ns = 0;  ///< == prev.end_ns
+  double end_ns = 0;    ///< == next.begin_ns
+  engine_event prev;
+  engine_event next;
+  constexpr double dur_ns() const noexcept { return end_ns - begin_ns; }
+};
+
+/// The view behind views::idle_gaps. Precondition (the decoder contract): the
+/// input is grouped by track and time ordered within a track (see
+/// is_track_ordered; sorted_by_track establishes it). Checked by assert in
+/// debug builds. A forward range when the input is one, else an input range.
+template <class Rng>
+class idle_gaps_view : public ranges::view_facade<idle_gaps_view<Rng>, ranges::unknown> {
+  friend ranges::range_access;
+  using iter_t = ranges::iterator_t<Rng>;
+  using sent_t = ranges::sentinel_t<Rng>;
+
+  Rng base_;
+  double min_gap_ns_ = 0;
+
+  class cursor {
+    iter_t it_{};
+    sent_t end_{};
+    double min_gap_ns_ = 0;
+    engine_event last_{};  // event with the latest end on the current track
+    idle_gap cur_{};
+    bool have_last_ = false;
+    bool done_ = false;
+#ifndef NDEBUG
+    double last_begin_ = 0;
+    std::vector<std::uint32_t> seen_;  // tracks already finished (debug check only)
+#endif
+
+    void advance() {
+      while (it_ != end_) {
+        const engine_event& e = *it_;
+        const bool same = have_last_ && track_of(e) == track_of(last_);
+#ifndef NDEBUG
+        if (!same) {
+          const auto k = track_of(e).packed();
+          for ([[maybe_unused]] auto s : seen_)
+            assert(s != k && "idle_gaps: input not grouped by track (use sorted_by_track)");
+          if (have_last_) seen_.push_back(track_of(last_).packed());
+        } else {
+          assert(e.begin_ns >= last_begin_ &&
+                 "idle_gaps: input not time ordered within a track (use sorted_by_track)");
+        }
+        last_begin_ = e.begin_ns;
+#endif
+        if (!same) {
+          last_ = e;
+          have_last_ = true;
+          ++it_;
+          continue;
+        }
+        const double gap = e.begin_ns - last_.end_ns;
+        if (gap > 0 && gap >= min_gap_ns_) {
+          cur_.track = track_of(e);
+          cur_.begin_ns = last_.end_ns;
+          cur_.end_ns = e.begin_ns;
+          cur_.prev = last_;
+          cur_.next = e;
+          last_ = e;
+          ++it_;
+          return;
+        }
+        if (e.end_ns > last_.end_ns) last_ = e;
+        ++it_;
+      }
+      done_ = true;
+    }
+
+   public:
+    cursor() = default;
+    cursor(iter_t it, sent_t end, double min_gap_ns)
+        : it_(std::move(it)), end_(std::move(end)), min_gap_ns_(min_gap_ns) {
+      advance();
+    }
+    idle_gap read() const { return cur_; }
+    void next() { advance(); }
+    bool equal(ranges::default_sentinel_t) const { return done_; }
+    bool equal(const cursor& o) const
+      requires ranges::forward_range<Rng>
+    {
+      return done_ == o.done_ && (done_ || it_ == o.it_);
+    }
+  };
+
+  cursor begin_cursor() { return cursor{ranges::begin(base_), ranges::end(base_), min_gap_ns_}; }
+
+ public:
+  idle_gaps_view() = default;
+  idle_gaps_view(Rng base, double min_gap_ns) : base_(std::move(base)), min_gap_ns_(min_gap_ns) {}
+  Rng base() const { return base_; }
+};
+
+namespace views {
+namespace detail {
+
+struct idle_gaps_base_fn {
+  template <event_range R>
+  auto operator()(R&& r, double min_gap_ns) const {
+    using V = ranges::views::all_t<R>;
+    return idle_gaps_view<V>{ranges::views::all(std::forward<R>(r)), min_gap_ns};
+  }
+};
+struct idle_gaps_fn : idle_gaps_base_fn {
+  using idle_gaps_base_fn::operator();
+  constexpr auto operator()(double min_gap_ns = 0) const {
+    return ranges::make_view_closure(ranges::bind_back(idle_gaps_base_fn{}, min_gap_ns));
+  }
+};
+
+}  // namespace detail
+
+/// `events | views::idle_gaps(min_gap_ns)`: for each track, every interval
+/// longer than zero and at least `min_gap_ns` between the latest end so far
+/// and the next begin. Overlapping or touching events leave no gap. No gap
+/// before a track's first or after its last event. Yields idle_gap by value.
+/// Precondition: see idle_gaps_view.
+inline constexpr detail::idle_gaps_fn idle_gaps{};
+
+}  // namespace views
+}  // namespace tpuprof
+// ---- end <tpuprof/views/idle_gaps.hpp>
+// ---- begin <tpuprof/views/summary.hpp>
+/// views::summary: per core, the numbers of bigTpuProfile's summary.txt
+/// (engine working time and ratio, uArch rate, DDR/L2 bandwidth per DMA
+/// engine, parallelism), plus format_summary_txt to print them the same way.
+
+
+
+
+namespace tpuprof {
+
+/// How the summary counts one event. The vendor's rules use command fields an
+/// engine_event does not carry, so a classifier supplies them.
+struct summary_class {
+  bool sys = false;   ///< a sync command: TIU send/wait_msg, DMA sys_send/sys_wait, CDMA sys
+  bool wait = false;  ///< a sync *wait* (SDMA excludes only these from working time)
+  bool ddr = false;   ///< the transfer's direction involves DDR
+  bool l2 = false;    ///< the transfer's direction involves L2 memory (L2M)
+};
+
+/// Anything callable as `summary_class(const engine_event&)`.
+template <class C>
+concept summary_classifier =
+    std::invocable<const C&, const engine_event&> &&
+    std::convertible_to<std::invoke_result_t<const C&, const engine_event&>, summary_class>;
+
+/// The default classifier, bigTpuProfile's rules on engine_event fields: sync
+/// commands by name (op names send_msg, wait_msg, sys_send, sys_wait,
+/// sys_msg_tx_send, sys_msg_tx_wait, or op type "sys"); waits are the *_wait
+/// names; DDR / L2 when the direction's long name ("DDR->L2M") contains "DDR" /
+/// "L2", as the vendor tests its Direction text.
+class name_classifier {
+ public:
+  name_classifier() = default;
+  /// Flags are copied out of `names` here; the table need not outlive this.
+  explicit name_classifier(const name_table& names) {
+    flags_.assign(names.size(), 0);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string_view n = names[static_cast<name_id>(i)];
+      if (n == "wait_msg" || n == "sys_wait" || n == "sys_msg_tx_wait")
+        flags_[i] = k_sys | k_wait;
+      else if (n == "send_msg" || n == "sys_send" || n == "sys_msg_tx_send")
+        flags_[i] = k_sys;
+      else if (n == "sys" || n == "SYS")
+        flags_[i] = k_sys_type;
+    }
+  }
+  summary_class operator()(const engine_event& e) const noexcept {
+    summary_class c;
+    const std::uint8_t fo = flag(e.op), ft = flag(e.op_type);
+    c.sys = (fo & k_sys) || (ft & k_sys_type);
+    c.wait = (fo & k_wait) != 0;
+    const auto d = static_cast<std::size_t>(e.dir());
+    if (d < direction_count) {
+      c.ddr = mem_[d] & 1;
+      c.l2 = mem_[d] & 2;
+    }
+    return c;
+  }
+
+ private:
+  static constexpr std::uint8_t k_sys = 1, k_wait = 2, k_sys_type = 4;
+  // Bit 0: long name contains "DDR"; bit 1: contains "L2".
+  static constexpr auto mem_ = [] {
+    std::array<std::uint8_t, direction_count> m{};
+    for (std::size_t i = 0; i < direction_count; ++i) {
+      const std::string_view n = direction_long_names[i];
+      m[i] = static_cast<std::uint8_t>((n.find("DDR") != std::string_view::npos ? 1 : 0) |
+                                       (n.find("L2") != std::string_view::npos ? 2 : 0));
+    }
+    return m;
+  }();
+  std::uint8_t flag(name_id id) const noexcept { return id < flags_.size() ? flags_[id] : 0; }
+  std::vector<std::uint8_t> flags_;
+};
+
+/// One core's row. Cycle counts are the vendor's "Asic Cycle" sums, which
+/// count both ends (end - begin + 1 per command).
+struct core_summary {
+  std::uint8_t device = 0;
+  std::uint8_t core = 0;
+  std::uint64_t tiu_events = 0, gdma_events = 0, sdma_events = 0;
+  std::uint64_t tiu_cycles = 0;  ///< TIU commands except sync ones (totalTiuCycle)
+  std::uint64_t tiu_sys_cycles = 0;
+  std::uint64_t gdma_cycles = 0, gdma_sys_cycles = 0;  ///< all, and sync commands
+  std::uint64_t gdma_ddr_bytes = 0, gdma_ddr_cycles = 0;
+  std::uint64_t gdma_l2_bytes = 0, gdma_l2_cycles = 0;
+  std::uint64_t sdma_cycles = 0, sdma_wait_cycles = 0;
+  std::uint64_t sdma_ddr_bytes = 0, sdma_ddr_cycles = 0;
+  /// Mean uArch rate of the non-sync TIU commands that know it, weighted by
+  /// cycles; NaN when none does (never 0 or 100% for unknown).
+  double uarch_rate = std::numeric_limits<double>::quiet_NaN();
+  // Times in ns (cycles / MHz * 1000).
+  double tiu_ns = 0, gdma_working_ns = 0, sdma_working_ns = 0;
+  double gdma_ddr_ns = 0, gdma_l2_ns = 0, sdma_ddr_ns = 0;
+  double total_ns = 0;  ///< the run's length (same for every core)
+
+  std::uint64_t gdma_working_cycles() const noexcept { return gdma_cycles - gdma_sys_cycles; }
+  std::uint64_t sdma_working_cycles() const noexcept { return sdma_cycles - sdma_wait_cycles; }
+  /// (TIU + GDMA working + SDMA working) / total: sum of engine ratios, may pass 1.
+  double parallelism() const noexcept { return ratio(tiu_ns + gdma_working_ns + sdma_working_ns); }
+  double tiu_working_ratio() const noexcept { return ratio(tiu_ns); }
+  /// GB/s over the DDR (L2) commands' own time; 0 when there are none.
+  double gdma_ddr_gbps() const noexcept {
+    return gdma_ddr_ns > 0 ? gdma_ddr_bytes / gdma_ddr_ns : 0;
+  }
+  double gdma_l2_gbps() const noexcept { return gdma_l2_ns > 0 ? gdma_l2_bytes / gdma_l2_ns : 0; }
+  double sdma_ddr_gbps() const noexcept {
+    return sdma_ddr_ns > 0 ? sdma_ddr_bytes / sdma_ddr_ns : 0;
+  }
+
+ private:
+  double ratio(double x) const noexcept { return total_ns > 0 ? x / total_ns : 0; }
+};
+
+/// The "Overall" row: ratios over all cores' time, the busiest core's cycles,
+/// bandwidth pooled over cores.
+struct overall_summary {
+  double parallelism = 0;
+  double tiu_working_ratio = 0;
+  double uarch_rate = std::numeric_limits<double>::quiet_NaN();
+  std::uint64_t max_tiu_cycles = 0, max_gdma_working_cycles = 0, max_sdma_working_cycles = 0;
+  double gdma_ddr_gbps = 0, gdma_l2_gbps = 0, sdma_ddr_gbps = 0;
+};
+
+/// CDMA, pooled over all ports (the vendor computes it but does not print it).
+struct cdma_summary {
+  std::uint64_t events = 0, cycles = 0, sys_cycles = 0;
+  std::uint64_t ddr_bytes = 0, ddr_cycles = 0, l2_bytes = 0, l2_cycles = 0;
+  double ddr_gbps = 0, l2_gbps = 0;
+  std::uint64_t working_cycles() const noexcept { return cycles - sys_cycles; }
+};
+
+struct summary_report {
+  double begin_ns = 0, end_ns = 0, total_ns = 0;
+  double tiu_mhz = 1000, dma_mhz = 1000;
+  std::vector<core_summary> cores;  ///< (device, core) order; cores without events included
+  overall_summary overall;
+  cdma_summary cdma;
+};
+
+struct summary_options {
+  /// Names for the default classifier and default clocks/cores; may be null.
+  const trace_info* info = nullptr;
+  /// Cores per device; 0 = info->cores, else the highest core seen + 1.
+  unsigned cores = 0;
+  /// Clocks; 0 = the first TIU (DMA) track's freq_mhz in info, else 1000.
+  double tiu_mhz = 0;
+  double dma_mhz = 0;
+};
+
+namespace views {
+namespace detail {
+
+struct core_acc {
+  core_summary s;
+  double uarch_w = 0, uarch_sum = 0;
+};
+
+inline double mhz_of(const summary_options& o, bool tiu) {
+  const double set = tiu ? o.tiu_mhz : o.dma_mhz;
+  if (set > 0) return set;
+  if (o.info)
+    for (const track& t : o.info->tracks) {
+      const bool match =
+          tiu ? t.eng == engine::tiu : (t.eng == engine::gdma || t.eng == engine::sdma);
+      if (match && t.freq_mhz > 0) return t.freq_mhz;
+    }
+  return 1000;
+}
+
+struct summary_base_fn {
+  template <event_range R, summary_classifier C>
+  summary_report operator()(R&& events, summary_options opt, const C& classify) const {
+    summary_report rep;
+    rep.tiu_mhz = mhz_of(opt, true);
+    rep.dma_mhz = mhz_of(opt, false);
+    const unsigned fixed_cores = opt.cores ? opt.cores : (opt.info ? opt.info->cores : 0);
+    std::vector<core_acc> acc;  // index: device * 256 + core, grown on demand
+    unsigned max_core = 0, max_device = 0;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const engine_event& e : events) {
+      if (!is_hardware(e.engine)) continue;
+      const std::uint64_t asic = e.cycles() + 1;  // the vendor's inclusive Asic Cycle
+      if (e.engine == engine::cdma) {
+        const summary_class c = classify(e);
+        auto& d = rep.cdma;
+        ++d.events;
+        d.cycles += asic;
+        if (c.sys) {
+          d.sys_cycles += asic;
+        } else {
+          if (c.ddr) d.ddr_bytes += e.bytes, d.ddr_cycles += asic;
+          if (c.l2) d.l2_bytes += e.bytes, d.l2_cycles += asic;
+        }
+        lo = std::min(lo, e.begin_ns);
+        hi = std::max(hi, e.end_ns);
+        continue;
+      }
+      if (fixed_cores && e.unit >= fixed_cores) continue;
+      const std::size_t i = static_cast<std::size_t>(e.device) * 256 + e.unit;
+      if (i >= acc.size()) acc.resize(i + 1);
+      max_core = std::max<unsigned>(max_core, e.unit);
+      max_device = std::max<unsigned>(max_device, e.device);
+      core_acc& a = acc[i];
+      core_summary& s = a.s;
+      const summary_class c = classify(e);
+      switch (e.engine) {
+        case engine::tiu:
+          ++s.tiu_events;
+          if (c.sys) {
+            s.tiu_sys_cycles += asic;
+          } else {
+            s.tiu_cycles += asic;
+            if (!std::isnan(e.uarch_rate)) {
+              a.uarch_w += static_cast<double>(asic);
+              a.uarch_sum += static_cast<double>(asic) * e.uarch_rate;
+            }
+          }
+          break;
+        case engine::gdma:
+          ++s.gdma_events;
+          s.gdma_cycles += asic;
+          if (c.sys) {
+            s.gdma_sys_cycles += asic;
+          } else if (c.ddr && e.bytes) {
+            s.gdma_ddr_bytes += e.bytes, s.gdma_ddr_cycles += asic;
+          } else if (c.l2 && e.bytes) {
+            s.gdma_l2_bytes += e.bytes, s.gdma_l2_cycles += asic;
+          }
+          break;
+        case engine::sdma:
+          ++s.sdma_events;
+          s.sdma_cycles += asic;
+          if (c.sys && c.wait) {
+            s.sdma_wait_cycles += asic;
+          } else if (c.ddr) {
+            s.sdma_ddr_bytes += e.bytes, s.sdma_ddr_cycles += asic;
+          }
+          break;
+        default:
+          break;
+      }
+      lo = std::min(lo, e.begin_ns);
+      hi = std::max(hi, e.end_ns);
+    }
+    if (hi < lo) return rep;  // no hardware events
+    rep.begin_ns = lo;
+    rep.end_ns = hi;
+    rep.total_ns = hi - lo;
+    const unsigned ncores = fixed_cores ? fixed_cores : max_core + 1;
+    const double tns = 1000.0 / rep.tiu_mhz, dns = 1000.0 / rep.dma_mhz;
+    auto ns = [](std::uint64_t cyc, double per) { return static_cast<double>(cyc) * per; };
+    overall_summary& o = rep.overall;
+    double sum_time = 0, sum_tiu = 0, uw = 0, us = 0;
+    std::uint64_t gdb = 0, gdc = 0, glb = 0, glc = 0, sdb = 0, sdc = 0;
+    for (unsigned d = 0; d <= max_device; ++d) {
+      for (unsigned k = 0; k < ncores; ++k) {
+        const std::size_t i = static_cast<std::size_t>(d) * 256 + k;
+        core_acc a = i < acc.size() ? acc[i] : core_acc{};
+        core_summary& s = a.s;
+        s.device = static_cast<std::uint8_t>(d);
+        s.core = static_cast<std::uint8_t>(k);
+        s.total_ns = rep.total_ns;
+        s.tiu_ns = ns(s.tiu_cycles, tns);
+        s.gdma_working_ns = ns(s.gdma_working_cycles(), dns);
+        s.sdma_working_ns = ns(s.sdma_working_cycles(), dns);
+        s.gdma_ddr_ns = ns(s.gdma_ddr_cycles, dns);
+        s.gdma_l2_ns = ns(s.gdma_l2_cycles, dns);
+        s.sdma_ddr_ns = ns(s.sdma_ddr_cycles, dns);
+        if (a.uarch_w > 0) s.uarch_rate = a.uarch_sum / a.uarch_w;
+        uw += a.uarch_w;
+        us += a.uarch_sum;
+        sum_time += s.tiu_ns + s.gdma_working_ns + s.sdma_working_ns;
+        sum_tiu += s.tiu_ns;
+        o.max_tiu_cycles = std::max(o.max_tiu_cycles, s.tiu_cycles);
+        o.max_gdma_working_cycles = std::max(o.max_gdma_working_cycles, s.gdma_working_cycles());
+        o.max_sdma_working_cycles = std::max(o.max_sdma_working_cycles, s.sdma_working_cycles());
+        gdb += s.gdma_ddr_bytes, gdc += s.gdma_ddr_cycles;
+        glb += s.gdma_l2_bytes, glc += s.gdma_l2_cycles;
+        sdb += s.sdma_ddr_bytes, sdc += s.sdma_ddr_cycles;
+        rep.cores.push_back(s);
+      }
+    }
+    const double avail = rep.total_ns * static_cast<double>(rep.cores.size());
+    o.parallelism = avail > 0 ? sum_time / avail : 0;
+    o.tiu_working_ratio = avail > 0 ? sum_tiu / avail : 0;
+    if (uw > 0) o.uarch_rate = us / uw;
+    auto bw = [&](std::uint64_t bytes, std::uint64_t cyc) {
+      const double t = ns(cyc, dns);
+      return t > 0 ? static_cast<double>(bytes) / t : 0.0;
+    };
+    o.gdma_ddr_gbps = bw(gdb, gdc);
+    o.gdma_l2_gbps = bw(glb, glc);
+    o.sdma_ddr_gbps = bw(sdb, sdc);
+    rep.cdma.ddr_gbps = bw(rep.cdma.ddr_bytes, rep.cdma.ddr_cycles);
+    rep.cdma.l2_gbps = bw(rep.cdma.l2_bytes, rep.cdma.l2_cycles);
+    return rep;
+  }
+  template <event_range R>
+  summary_report operator()(R&& events, summary_options opt = {}) const {
+    const name_classifier c = opt.info ? name_classifier(opt.info->names) : name_classifier();
+    return (*this)(std::forward<R>(events), opt, c);
+  }
+};
+
+struct summary_fn : summary_base_fn {
+  using summary_base_fn::operator();
+  auto operator()(summary_options opt = {}) const {
+    return ranges::make_view_closure(ranges::bind_back(summary_base_fn{}, opt));
+  }
+  template <summary_classifier C>
+  auto operator()(summary_options opt, C classify) const {
+    return ranges::make_view_closure(
+        ranges::bind_back(summary_base_fn{}, opt, std::move(classify)));
+  }
+};
+
+}  // namespace detail
+
+/// `events | views::summary({&info})` or `views::summary(events, opt, classifier)`:
+/// eager, one pass, any input order; returns a summary_report. Reproduces
+/// bigTpuProfile's summary.txt formulas except for the fixes listed in
+/// docs/views.md (uArch rate unknown instead of 100%, exact ns instead of
+/// truncated integers, SDMA counted in single-core parallelism).
+inline constexpr detail::summary_fn summary{};
+
+}  // namespace views
+
+namespace detail {
+inline std::string pct_text(double ratio) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f%%", ratio * 100);
+  return buf;
+}
+inline void append_str(std::string& out, std::string_view s, std::size_t width) {
+  if (s.size() < width) out.append(width - s.size(), ' ');
+  out += s;
+}
+}  // namespace detail
+
+/// The report as bigTpuProfile's summary.txt (same layout and rounding; the
+/// uArchURate cell reads "unknown" when no command knows its rate). Cores of
+/// devices other than 0 are labelled "D:C". Ends with a newline.
+inline std::string format_summary_txt(const summary_report& r) {
+  using detail::append_str;
+  using detail::pct_text;
+  const char* names[] = {"CoreId",          "Parallelism(%)",     "totalTime(us)",
+                         "TiuWorkingRatio", "totalTiuCycle",      "uArchURate",
+                         "totalGdmaCycle",  "GdmaDdrAvgBW(GB/s)", "GdmaL2AvgBW(GB/s)",
+                         "totalSdmaCycle",  "SdmaDdrAvgBW(GB/s)"};
+  const std::size_t widths[] = {7, 14, 14, 15, 14, 10, 16, 18, 18, 16, 18};
+  auto row = [&](const std::string(&cells)[11]) {
+    std::string line;
+    for (int i = 0; i < 11; ++i) {
+      if (i) line += " | ";
+      append_str(line, cells[i], widths[i]);
+    }
+    return line;
+  };
+  auto fixed = [](double v, int prec) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", prec, v);
+    return std::string(buf);
+  };
+  auto rate = [&](double v) { return std::isnan(v) ? std::string("unknown") : pct_text(v); };
+  std::string header;
+  {
+    std::string cells[11];
+    for (int i = 0; i < 11; ++i) cells[i] = names[i];
+    header = row(cells);
+  }
+  const std::string eq(header.size(), '='), dash(header.size(), '-');
+  std::string out = eq + "\nSummary\n" + eq + "\n" + header + "\n" + dash + "\n";
+  const std::string total = fixed(r.total_ns / 1000, 3);
+  for (const core_summary& c : r.cores) {
+    std::string id = std::to_string(c.core);
+    if (c.device) id = std::to_string(c.device) + ":" + id;
+    const std::string cells[11] = {id,
+                                   pct_text(c.parallelism()),
+                                   total,
+                                   pct_text(c.tiu_working_ratio()),
+                                   std::to_string(c.tiu_cycles),
+                                   rate(c.uarch_rate),
+                                   std::to_string(c.gdma_working_cycles()),
+                                   fixed(c.gdma_ddr_gbps(), 2),
+                                   fixed(c.gdma_l2_gbps(), 2),
+                                   std::to_string(c.sdma_working_cycles()),
+                                   fixed(c.sdma_ddr_gbps(), 2)};
+    out += row(cells) + "\n";
+  }
+  const overall_summary& o = r.overall;
+  auto us = [&](std::uint64_t cyc, double mhz) {
+    return fixed(static_cast<double>(cyc) / mhz, 3) + "(us)";
+  };
+  const std::string ov[11] = {"Overall",
+                              pct_text(o.parallelism),
+                              total,
+                              pct_text(o.tiu_working_ratio),
+                              us(o.max_tiu_cycles, r.tiu_mhz),
+                              rate(o.uarch_rate),
+                              us(o.max_gdma_working_cycles, r.dma_mhz),
+                              fixed(o.gdma_ddr_gbps, 2),
+                              fixed(o.gdma_l2_gbps, 2),
+                              us(o.max_sdma_working_cycles, r.dma_mhz),
+                              fixed(o.sdma_ddr_gbps, 2)};
+  out += dash + "\n" + row(ov) + "\n" + eq + "\n";
+  return out;
+}
+
+}  // namespace tpuprof
+// ---- end <tpuprof/views/summary.hpp>
+// ---- begin <tpuprof/views/time_window.hpp>
+/// views::time_window (select events overlapping a window, unchanged) and
+/// views::clip (the same events with their times clipped to the window).
+
+
+
+
+namespace tpuprof {
+
+/// A half-open time window [begin_ns, end_ns) on the decoder's timeline.
+struct time_range {
+  double begin_ns = 0;
+  double end_ns = 0;
+  constexpr double dur_ns() const noexcept { return end_ns > begin_ns ? end_ns - begin_ns : 0; }
+};
+
+/// True when `e` overlaps [w.begin_ns, w.end_ns): begin < window end and end >
+/// window begin. A zero-length event overlaps when its instant lies inside
+/// [begin, end). Events that only touch the window's edge do not overlap.
+struct overlaps_window {
+  time_range w;
+  constexpr bool operator()(const engine_event& e) const noexcept {
+    if (e.end_ns <= e.begin_ns) return e.begin_ns >= w.begin_ns && e.begin_ns < w.end_ns;
+    return e.begin_ns < w.end_ns && e.end_ns > w.begin_ns;
+  }
+};
+
+/// Clips an (overlapping) event to a window. Times in ns are clipped exactly;
+/// cycles and bytes are scaled by the kept fraction of the duration (rounded),
+/// so bandwidth_gbps() keeps its value. Events inside the window are unchanged.
+struct clip_to_window {
+  time_range w;
+  engine_event operator()(const engine_event& in) const noexcept {
+    engine_event e = in;
+    const double b = std::max(e.begin_ns, w.begin_ns);
+    const double en = std::min(e.end_ns, w.end_ns);
+    const double dur = in.end_ns - in.begin_ns;
+    if (!(dur > 0) || (b == in.begin_ns && en == in.end_ns)) return e;
+    const double head = (b - in.begin_ns) / dur, keep = (en - b) / dur;
+    const auto cyc = static_cast<double>(in.cycles());
+    e.begin_ns = b;
+    e.end_ns = en;
+    e.begin_cycle = in.begin_cycle + static_cast<std::uint64_t>(std::llround(cyc * head));
+    e.end_cycle = e.begin_cycle + static_cast<std::uint64_t>(std::llround(cyc * keep));
+    e.bytes = static_cast<std::uint64_t>(std::llround(static_cast<double>(in.bytes) * keep));
+    return e;
+  }
+};
+
+namespace views {
+namespace detail {
+
+struct time_window_base_fn {
+  template <event_range R>
+  auto operator()(R&& r, double begin_ns, double end_ns) const {
+    return ranges::views::filter(std::forward<R>(r), overlaps_window{{begin_ns, end_ns}});
+  }
+};
+struct time_window_fn : time_window_base_fn {
+  using time_window_base_fn::operator();
+  constexpr auto operator()(double begin_ns, double end_ns) const {
+    return ranges::make_view_closure(ranges::bind_back(time_window_base_fn{}, begin_ns, end_ns));
+  }
+};
+
+struct clip_base_fn {
+  template <event_range R>
+  auto operator()(R&& r, double begin_ns, double end_ns) const {
+    const time_range w{begin_ns, end_ns};
+    return ranges::views::transform(ranges::views::filter(std::forward<R>(r), overlaps_window{w}),
+                                    clip_to_window{w});
+  }
+};
+struct clip_fn : clip_base_fn {
+  using clip_base_fn::operator();
+  constexpr auto operator()(double begin_ns, double end_ns) const {
+    return ranges::make_view_closure(ranges::bind_back(clip_base_fn{}, begin_ns, end_ns));
+  }
+};
+
+}  // namespace detail
+
+/// `events | views::time_window(b, e)`: the events that overlap [b, e), **not
+/// clipped** (an event crossing an edge keeps its full times). Lazy; keeps the
+/// input order.
+inline constexpr detail::time_window_fn time_window{};
+/// `events | views::clip(b, e)`: the events that overlap [b, e), clipped to it
+/// (see clip_to_window). Yields engine_event by value.
+inline constexpr detail::clip_fn clip{};
+
+}  // namespace views
+}  // namespace tpuprof
+// ---- end <tpuprof/views/time_window.hpp>
+// ---- begin <tpuprof/views/top_n.hpp>
+/// views::top_n(n, rank_by::duration|bytes|bandwidth): the n largest events.
+
+
+
+
+namespace tpuprof {
+
+/// What top_n ranks by.
+enum class rank_by : std::uint8_t {
+  duration,   ///< end_ns - begin_ns
+  bytes,      ///< bytes moved; events without known bytes are skipped
+  bandwidth,  ///< bandwidth_gbps(); events where it is unknown (NaN) are skipped
+};
+
+/// The value an event is ranked by; NaN when the event does not take part.
+inline double rank_value(const engine_event& e, rank_by by) noexcept {
+  switch (by) {
+    case rank_by::bytes:
+      return e.has_bytes() ? static_cast<double>(e.bytes) : std::nan("");
+    case rank_by::bandwidth:
+      return e.bandwidth_gbps();
+    case rank_by::duration:
+      break;
+  }
+  return e.dur_ns();
+}
+
+namespace views {
+namespace detail {
+
+struct top_n_base_fn {
+  template <event_range R>
+  std::vector<engine_event> operator()(R&& events, std::size_t n,
+                                       rank_by by = rank_by::duration) const {
+    struct entry {
+      double key;
+      std::uint64_t seq;
+      engine_event e;
+    };
+    // Heap whose top is the weakest kept entry: smaller key, or later input.
+    auto weaker = [](const entry& a, const entry& b) {
+      return a.key != b.key ? a.key > b.key : a.seq < b.seq;
+    };
+    std::vector<entry> heap;
+    std::vector<engine_event> out;
+    if (n == 0) return out;
+    heap.reserve(std::min<std::size_t>(n, 1 << 16));
+    std::uint64_t seq = 0;
+    for (const engine_event& e : events) {
+      const double k = rank_value(e, by);
+      const std::uint64_t s = seq++;
+      if (std::isnan(k)) continue;
+      if (heap.size() < n) {
+        heap.push_back({k, s, e});
+        std::push_heap(heap.begin(), heap.end(), weaker);
+      } else if (k > heap.front().key) {
+        std::pop_heap(heap.begin(), heap.end(), weaker);
+        heap.back() = {k, s, e};
+        std::push_heap(heap.begin(), heap.end(), weaker);
+      }
+    }
+    std::sort_heap(heap.begin(), heap.end(), weaker);
+    out.reserve(heap.size());
+    for (auto& x : heap) out.push_back(x.e);
+    return out;
+  }
+};
+struct top_n_fn : top_n_base_fn {
+  using top_n_base_fn::operator();
+  auto operator()(std::size_t n, rank_by by = rank_by::duration) const {
+    return ranges::make_view_closure(ranges::bind_back(top_n_base_fn{}, n, by));
+  }
+};
+
+}  // namespace detail
+
+/// `events | views::top_n(20, rank_by::bytes)`: eager; a vector of at most n
+/// event copies, largest first; ties keep input order. O(N log n) time, O(n)
+/// memory, one pass over any input.
+inline constexpr detail::top_n_fn top_n{};
+
+}  // namespace views
+}  // namespace tpuprof
+// ---- end <tpuprof/views/top_n.hpp>
+// ---- begin <tpuprof/views/track_order.hpp>
+/// The decoder's ordering contract for event ranges (grouped by track, time
+/// ordered within a track), a check for it, and a sort that establishes it.
+
+
+
+namespace tpuprof {
+
+/// Strict weak order of the contract: track (device, unit, engine), then
+/// begin_ns, then end_ns.
+struct track_time_less {
+  bool operator()(const engine_event& a, const engine_event& b) const noexcept {
+    const auto ka = track_of(a).packed(), kb = track_of(b).packed();
+    if (ka != kb) return ka < kb;
+    if (a.begin_ns != b.begin_ns) return a.begin_ns < b.begin_ns;
+    return a.end_ns < b.end_ns;
+  }
+};
+
+/// True when `events` meets the decoder contract: each track's events are
+/// contiguous (a track never reappears after another one started) and their
+/// begin_ns never decreases. Tracks may come in any order. O(n) time, memory
+/// O(number of tracks).
+template <event_range R>
+bool is_track_ordered(R&& events) {
+  std::vector<std::uint32_t> seen;
+  bool have = false;
+  std::uint32_t cur = 0;
+  double last_begin = 0;
+  for (const engine_event& e : events) {
+    const auto k = track_of(e).packed();
+    if (!have || k != cur) {
+      if (std::find(seen.begin(), seen.end(), k) != seen.end()) return false;
+      seen.push_back(k);
+      cur = k;
+      have = true;
+    } else if (e.begin_ns < last_begin) {
+      return false;
+    }
+    last_begin = e.begin_ns;
+  }
+  return true;
+}
+
+/// Copies `events` into a vector ordered by track_time_less, which meets the
+/// contract. Use it before idle_gaps on input of unknown order.
+template <event_range R>
+std::vector<engine_event> sorted_by_track(R&& events) {
+  std::vector<engine_event> out;
+  if constexpr (std::ranges::sized_range<R>) out.reserve(std::ranges::size(events));
+  for (const engine_event& e : events) out.push_back(e);
+  if (!std::is_sorted(out.begin(), out.end(), track_time_less{}))
+    std::stable_sort(out.begin(), out.end(), track_time_less{});
+  return out;
+}
+
+}  // namespace tpuprof
+// ---- end <tpuprof/views/track_order.hpp>
+// ---- begin <tpuprof/views/utilization.hpp>
+/// views::utilization: per-track busy time (union of the track's intervals),
+/// idle time and ratio; per core compute (TIU) vs transfer (GDMA + SDMA) busy
+/// time, their overlap and ratio. Over the whole run or a window.
+
+
+
+// ---- begin <tpuprof/views/detail/intervals.hpp>
+/// Interval helpers shared by the aggregating views: per-track collection,
+/// union (merge of overlaps), intersection length.
+
+
+
+namespace tpuprof::views::detail {
+
+struct interval {
+  double b;
+  double e;
+};
+
+/// Sorts by begin (if needed) and merges overlapping or touching intervals in
+/// place; returns the total covered length.
+inline double merge_union(std::vector<interval>& v) {
+  if (v.empty()) return 0;
+  auto by_begin = [](const interval& x, const interval& y) { return x.b < y.b; };
+  if (!std::is_sorted(v.begin(), v.end(), by_begin)) std::sort(v.begin(), v.end(), by_begin);
+  std::size_t out = 0;
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    if (v[i].b <= v[out].e) {
+      v[out].e = std::max(v[out].e, v[i].e);
+    } else {
+      v[++out] = v[i];
+    }
+  }
+  v.resize(out + 1);
+  double total = 0;
+  for (const auto& x : v) total += x.e - x.b;
+  return total;
+}
+
+/// Union of two merged (sorted, disjoint) lists.
+inline std::vector<interval> union_of(const std::vector<interval>& a,
+                                      const std::vector<interval>& b) {
+  std::vector<interval> out;
+  out.reserve(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out),
+             [](const interval& x, const interval& y) { return x.b < y.b; });
+  merge_union(out);
+  return out;
+}
+
+/// Length of the intersection of two merged lists.
+inline double intersection_length(const std::vector<interval>& a, const std::vector<interval>& b) {
+  double total = 0;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const double lo = std::max(a[i].b, b[j].b), hi = std::min(a[i].e, b[j].e);
+    if (hi > lo) total += hi - lo;
+    if (a[i].e < b[j].e) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return total;
+}
+
+/// Small map from track to a dense index, in first-seen order; the last hit is
+/// cached because decoder output is grouped by track.
+class track_index {
+ public:
+  std::size_t operator()(track_key k) {
+    const auto p = k.packed();
+    if (last_ < keys_.size() && keys_[last_] == p) return last_;
+    for (std::size_t i = 0; i < keys_.size(); ++i)
+      if (keys_[i] == p) return last_ = i;
+    keys_.push_back(p);
+    tracks_.push_back(k);
+    return last_ = keys_.size() - 1;
+  }
+  std::size_t size() const noexcept { return keys_.size(); }
+  const track_key& operator[](std::size_t i) const noexcept { return tracks_[i]; }
+
+ private:
+  std::vector<std::uint32_t> keys_;
+  std::vector<track_key> tracks_;
+  std::size_t last_ = std::numeric_limits<std::size_t>::max();
+};
+
+}  // namespace tpuprof::views::detail
+// ---- end <tpuprof/views/detail/intervals.hpp>
+
+namespace tpuprof {
+
+/// Busy and idle time of one queue over the report's window (ns).
+struct track_utilization {
+  track_key track;
+  std::uint64_t events = 0;  ///< events overlapping the window
+  double busy_ns = 0;        ///< length of the union of the events' intervals, clipped
+  double span_ns = 0;        ///< window length
+  double idle_ns() const noexcept { return span_ns - busy_ns; }
+  /// busy / span; NaN for an empty window.
+  double ratio() const noexcept {
+    return span_ns > 0 ? busy_ns / span_ns : std::numeric_limits<double>::quiet_NaN();
+  }
+};
+
+/// Compute/transfer balance of one core: TIU is compute; the union of its GDMA
+/// and SDMA queues is transfer (CDMA is per port, not per core, and left out).
+struct core_utilization {
+  std::uint8_t device = 0;
+  std::uint8_t core = 0;
+  double span_ns = 0;
+  double compute_ns = 0;   ///< TIU busy time
+  double transfer_ns = 0;  ///< time any of GDMA/SDMA is busy
+  double overlap_ns = 0;   ///< time compute and transfer are both busy (parallelism)
+  static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  double compute_ratio() const noexcept { return span_ns > 0 ? compute_ns / span_ns : nan; }
+  double transfer_ratio() const noexcept { return span_ns > 0 ? transfer_ns / span_ns : nan; }
+  /// Share of the window in which compute and transfer run in parallel.
+  double overlap_ratio() const noexcept { return span_ns > 0 ? overlap_ns / span_ns : nan; }
+  /// compute / transfer busy time; NaN without transfer.
+  double compute_transfer_ratio() const noexcept {
+    return transfer_ns > 0 ? compute_ns / transfer_ns : nan;
+  }
+  /// Share of transfer time hidden behind compute; NaN without transfer.
+  double hidden_transfer_ratio() const noexcept {
+    return transfer_ns > 0 ? overlap_ns / transfer_ns : nan;
+  }
+  /// Time neither computes nor transfers.
+  double idle_ns() const noexcept { return span_ns - (compute_ns + transfer_ns - overlap_ns); }
+};
+
+struct utilization_report {
+  time_range window;
+  std::vector<track_utilization> tracks;  ///< sorted by track_key
+  std::vector<core_utilization> cores;    ///< every (device, core) with TIU/GDMA/SDMA events
+};
+
+struct utilization_options {
+  /// Window to report on; events are clipped to it. Default: the run, from the
+  /// earliest begin to the latest end of the input events.
+  std::optional<time_range> window;
+};
+
+namespace views {
+namespace detail {
+
+struct utilization_base_fn {
+  template <event_range R>
+  utilization_report operator()(R&& events, utilization_options opt = {}) const {
+    track_index index;
+    std::vector<std::vector<interval>> per_track;
+    std::vector<std::uint64_t> counts;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    const bool windowed = opt.window.has_value();
+    const time_range w = windowed ? *opt.window : time_range{};
+    const overlaps_window inside{w};
+    for (const engine_event& e : events) {
+      double b = e.begin_ns, en = e.end_ns;
+      if (windowed) {
+        if (!inside(e)) continue;
+        b = std::max(b, w.begin_ns);
+        en = std::min(en, w.end_ns);
+      } else {
+        lo = std::min(lo, b);
+        hi = std::max(hi, en);
+      }
+      const std::size_t i = index(track_of(e));
+      if (i == per_track.size()) {
+        per_track.emplace_back();
+        counts.push_back(0);
+      }
+      ++counts[i];
+      if (en > b) per_track[i].push_back({b, en});
+    }
+    utilization_report rep;
+    rep.window = windowed ? w : (index.size() ? time_range{lo, hi} : time_range{});
+    const double span = rep.window.dur_ns();
+
+    std::vector<std::size_t> order(index.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return index[a] < index[b]; });
+    for (std::size_t i : order) {
+      track_utilization t;
+      t.track = index[i];
+      t.events = counts[i];
+      t.busy_ns = merge_union(per_track[i]);
+      t.span_ns = span;
+      rep.tracks.push_back(t);
+    }
+    // Cores: tracks are sorted, so the engines of one core are adjacent.
+    static const std::vector<interval> none;
+    for (std::size_t k = 0; k < order.size();) {
+      const track_key key = index[order[k]];
+      if (key.eng == engine::cdma || !is_hardware(key.eng)) {
+        ++k;
+        continue;
+      }
+      const std::vector<interval>* tiu = &none;
+      std::vector<interval> transfer;
+      std::size_t j = k;
+      for (; j < order.size(); ++j) {
+        const track_key kj = index[order[j]];
+        if (kj.device != key.device || kj.unit != key.unit) break;
+        if (kj.eng == engine::tiu) tiu = &per_track[order[j]];
+        if (kj.eng == engine::gdma || kj.eng == engine::sdma)
+          transfer = union_of(transfer, per_track[order[j]]);
+      }
+      core_utilization c;
+      c.device = key.device;
+      c.core = key.unit;
+      c.span_ns = span;
+      for (const auto& x : *tiu) c.compute_ns += x.e - x.b;
+      for (const auto& x : transfer) c.transfer_ns += x.e - x.b;
+      c.overlap_ns = intersection_length(*tiu, transfer);
+      rep.cores.push_back(c);
+      k = j;
+    }
+    return rep;
+  }
+};
+struct utilization_fn : utilization_base_fn {
+  using utilization_base_fn::operator();
+  auto operator()(utilization_options opt = {}) const {
+    return ranges::make_view_closure(ranges::bind_back(utilization_base_fn{}, std::move(opt)));
+  }
+};
+
+}  // namespace detail
+
+/// `events | views::utilization()` or `views::utilization(events, {window})`:
+/// eager; returns a utilization_report. Any input order. Memory: 16 bytes per
+/// event while it runs.
+inline constexpr detail::utilization_fn utilization{};
+
+}  // namespace views
+}  // namespace tpuprof
+// ---- end <tpuprof/views/utilization.hpp>
+// ---- end <tpuprof/views.hpp>
 // ---- end <tpuprof/tpuprof.hpp>
