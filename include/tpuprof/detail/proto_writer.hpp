@@ -13,7 +13,9 @@ namespace tpuprof::detail::proto {
 enum wire : std::uint32_t { varint = 0, fixed64 = 1, len = 2 };
 
 /// Encoded key of (field, wire type).
-constexpr std::uint32_t tag(std::uint32_t field, wire w) noexcept { return (field << 3) | w; }
+constexpr std::uint32_t tag(std::uint32_t field, wire w) noexcept {
+  return (field << 3) | w;
+}
 
 /// Bytes a varint of `v` takes (1..10).
 constexpr std::size_t varint_size(std::uint64_t v) noexcept {
@@ -53,7 +55,9 @@ inline std::uint8_t* put_string(std::uint8_t* p, std::uint32_t field, std::strin
   return p + s.size();
 }
 /// Upper bound of the bytes put_string writes.
-constexpr std::size_t string_bound(std::string_view s) noexcept { return s.size() + 3 + 10; }
+constexpr std::size_t string_bound(std::string_view s) noexcept {
+  return s.size() + 3 + 10;
+}
 
 /// Starts a nested message: writes the key and reserves one length byte.
 /// Returns the position of that byte; pass it to end_nested.

@@ -21,11 +21,11 @@ inline std::size_t utf8_len(std::string_view s, std::size_t i) noexcept {
   for (std::size_t k = 1; k < n; ++k)
     if ((b(i + k) & 0xC0) != 0x80) return 0;
   if (n == 3) {
-    if (c == 0xE0 && b(i + 1) < 0xA0) return 0;  // overlong
+    if (c == 0xE0 && b(i + 1) < 0xA0) return 0;   // overlong
     if (c == 0xED && b(i + 1) >= 0xA0) return 0;  // surrogates
   }
   if (n == 4) {
-    if (c == 0xF0 && b(i + 1) < 0x90) return 0;  // overlong
+    if (c == 0xF0 && b(i + 1) < 0x90) return 0;   // overlong
     if (c == 0xF4 && b(i + 1) >= 0x90) return 0;  // > U+10FFFF
   }
   return n;
@@ -50,11 +50,21 @@ inline void json_escape(out_buffer& out, std::string_view s) {
     }
     out.append(s.substr(run, i - run));
     switch (c) {
-      case '"': out.append("\\\""); break;
-      case '\\': out.append("\\\\"); break;
-      case '\n': out.append("\\n"); break;
-      case '\r': out.append("\\r"); break;
-      case '\t': out.append("\\t"); break;
+      case '"':
+        out.append("\\\"");
+        break;
+      case '\\':
+        out.append("\\\\");
+        break;
+      case '\n':
+        out.append("\\n");
+        break;
+      case '\r':
+        out.append("\\r");
+        break;
+      case '\t':
+        out.append("\\t");
+        break;
       default:
         if (c >= 0x80) {
           out.append("\\ufffd");

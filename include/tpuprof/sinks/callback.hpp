@@ -13,7 +13,8 @@ namespace tpuprof::sinks {
 template <std::invocable<const engine_event&> F, std::invocable<> G>
 class callback_sink {
  public:
-  callback_sink(F on_event, G on_finish) : on_event_(std::move(on_event)), on_finish_(std::move(on_finish)) {}
+  callback_sink(F on_event, G on_finish)
+      : on_event_(std::move(on_event)), on_finish_(std::move(on_finish)) {}
   void write(const engine_event& e) { on_event_(e); }
   void finish() { on_finish_(); }
 

@@ -252,8 +252,8 @@ class chrome_json_sink {
     return pid;
   }
   track_state& track_for(std::uint8_t d, std::uint8_t unit, engine eng) {
-    std::uint32_t key = (std::uint32_t{d} << 16) | (std::uint32_t{unit} << 8) |
-                        static_cast<std::uint32_t>(eng);
+    std::uint32_t key =
+        (std::uint32_t{d} << 16) | (std::uint32_t{unit} << 8) | static_cast<std::uint32_t>(eng);
     if (key == last_key_) return *last_;
     auto [it, fresh] = index_.try_emplace(key);
     auto& tr = it->second;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <tpuprof/io/atomic_file.hpp>
@@ -32,9 +33,11 @@ class byte_output {
         }) {}
   /// Any object with `write(const char*, std::size_t)` (e.g. io::atomic_file).
   template <class W>
-    requires requires(W& w, const char* p, std::size_t n) { w.write(p, n); }
+    requires(!std::is_same_v<std::remove_cv_t<W>, byte_output> &&
+             requires(W& w, const char* p, std::size_t n) { w.write(p, n); })
   byte_output(W& w) noexcept  // NOLINT(google-explicit-constructor)
-      : ctx_(&w), fn_([](void* c, const char* p, std::size_t n) { static_cast<W*>(c)->write(p, n); }) {}
+      : ctx_(&w),
+        fn_([](void* c, const char* p, std::size_t n) { static_cast<W*>(c)->write(p, n); }) {}
 
   void write(const char* p, std::size_t n) const { fn_(ctx_, p, n); }
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <deque>
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
@@ -53,7 +53,8 @@ class perfetto_sink {
     if (lo < 0) shift_ = std::max(shift_, static_cast<std::int64_t>(std::ceil(-lo)));
     window_ = opt_.counter_window_ns > 0 ? opt_.counter_window_ns
                                          : detail::auto_window_ns(info.begin_ns, info.end_ns);
-    origin_ = info.end_ns > info.begin_ns ? static_cast<std::int64_t>(std::floor(info.begin_ns)) : 0;
+    origin_ =
+        info.end_ns > info.begin_ns ? static_cast<std::int64_t>(std::floor(info.begin_ns)) : 0;
     for (const auto& t : info.tracks) track_for(t.device, t.unit, t.eng);
   }
 
@@ -71,14 +72,17 @@ class perfetto_sink {
       const auto& s = h.spans[i];
       auto& tr = host_track(h, s.pid, s.tid);
       std::int64_t b = s.ts_ns + shift_, e = b + std::max<std::int64_t>(0, s.dur_ns);
-      slice(tr, b, e, [&](std::uint8_t*& p, std::size_t lane) {
-        auto* te = detail::proto::begin_nested(p, 11);
-        p = detail::proto::put_uint(p, 9, 1);
-        if (lane) p = detail::proto::put_uint(p, 11, tr.lanes[lane].uuid);
-        p = detail::proto::put_string(p, 23, s.name);
-        if (!s.cat.empty()) p = detail::proto::put_string(p, 22, s.cat);
-        p = detail::proto::end_nested(te, p);
-      }, 64 + detail::proto::string_bound(s.name) + detail::proto::string_bound(s.cat));
+      slice(
+          tr, b, e,
+          [&](std::uint8_t*& p, std::size_t lane) {
+            auto* te = detail::proto::begin_nested(p, 11);
+            p = detail::proto::put_uint(p, 9, 1);
+            if (lane) p = detail::proto::put_uint(p, 11, tr.lanes[lane].uuid);
+            p = detail::proto::put_string(p, 23, s.name);
+            if (!s.cat.empty()) p = detail::proto::put_string(p, 22, s.cat);
+            p = detail::proto::end_nested(te, p);
+          },
+          64 + detail::proto::string_bound(s.name) + detail::proto::string_bound(s.cat));
     }
   }
 
@@ -103,34 +107,37 @@ class perfetto_sink {
     std::size_t need = 200;
     if (new_op) need += detail::proto::string_bound(op_name(op)) + 16;
     if (new_fn) need += detail::proto::string_bound(fn) + 16;
-    slice(tr, b, en, [&](std::uint8_t*& p, std::size_t lane) {
-      using namespace detail::proto;
-      if (new_op || new_fn || new_dir) {
-        auto* id = begin_nested(p, 12);
-        if (new_op) p = interned(p, 2, op + 1u, op_name(op));
-        if (new_fn) p = interned(p, 29, e.function + 1u, fn);
-        if (new_dir) p = interned(p, 29, dir_iid, name(dir));
-        p = end_nested(id, p);
-      }
-      auto* te = begin_nested(p, 11);
-      p = put_uint(p, 9, 1);
-      if (lane) p = put_uint(p, 11, tr.lanes[lane].uuid);
-      p = put_uint(p, 10, op + 1u);
-      if (hw) p = annot_int(p, a_cmd_id, e.cmd_id);
-      if (e.has_bytes()) p = annot_int(p, a_bytes, static_cast<std::int64_t>(e.bytes));
-      if (double bw = e.bandwidth_gbps(); !std::isnan(bw)) p = annot_double(p, a_ddr_gbps, bw);
-      if (!std::isnan(e.uarch_rate)) p = annot_double(p, a_uarch, e.uarch_rate);
-      if (e.layer_id >= 0) p = annot_int(p, a_layer, e.layer_id);
-      if (e.function) p = annot_str(p, a_function, e.function + 1u);
-      if (dir != direction::none) p = annot_str(p, a_direction, dir_iid);
-      if (hw && !e.matched()) {
-        auto* a = begin_nested(p, 4);
-        p = put_uint(p, 1, a_matched);
-        p = put_uint(p, 2, 0);
-        p = end_nested(a, p);
-      }
-      p = end_nested(te, p);
-    }, need);
+    slice(
+        tr, b, en,
+        [&](std::uint8_t*& p, std::size_t lane) {
+          using namespace detail::proto;
+          if (new_op || new_fn || new_dir) {
+            auto* id = begin_nested(p, 12);
+            if (new_op) p = interned(p, 2, op + 1u, op_name(op));
+            if (new_fn) p = interned(p, 29, e.function + 1u, fn);
+            if (new_dir) p = interned(p, 29, dir_iid, name(dir));
+            p = end_nested(id, p);
+          }
+          auto* te = begin_nested(p, 11);
+          p = put_uint(p, 9, 1);
+          if (lane) p = put_uint(p, 11, tr.lanes[lane].uuid);
+          p = put_uint(p, 10, op + 1u);
+          if (hw) p = annot_int(p, a_cmd_id, e.cmd_id);
+          if (e.has_bytes()) p = annot_int(p, a_bytes, static_cast<std::int64_t>(e.bytes));
+          if (double bw = e.bandwidth_gbps(); !std::isnan(bw)) p = annot_double(p, a_ddr_gbps, bw);
+          if (!std::isnan(e.uarch_rate)) p = annot_double(p, a_uarch, e.uarch_rate);
+          if (e.layer_id >= 0) p = annot_int(p, a_layer, e.layer_id);
+          if (e.function) p = annot_str(p, a_function, e.function + 1u);
+          if (dir != direction::none) p = annot_str(p, a_direction, dir_iid);
+          if (hw && !e.matched()) {
+            auto* a = begin_nested(p, 4);
+            p = put_uint(p, 1, a_matched);
+            p = put_uint(p, 2, 0);
+            p = end_nested(a, p);
+          }
+          p = end_nested(te, p);
+        },
+        need);
     if (tr.util_uuid) {
       double bytes = e.has_bytes() ? static_cast<double>(e.bytes) : 0.0;
       tr.win.add(b, en, bytes, counter_emitter(tr));
@@ -152,8 +159,8 @@ class perfetto_sink {
 
   /// Debug annotation names (TP args key = "debug." + name).
   static constexpr std::string_view annotation_names[] = {
-      "",         "cmd_id",   "bytes",    "ddr_bandwidth_gbps", "uarch_rate",
-      "layer_id", "function", "direction", "matched"};
+      "",         "cmd_id",    "bytes",  "ddr_bandwidth_gbps", "uarch_rate", "layer_id",
+      "function", "direction", "matched"};
 
  private:
   enum : std::uint32_t {
@@ -319,14 +326,22 @@ class perfetto_sink {
 
   static std::int32_t engine_rank(engine e) noexcept {
     switch (e) {
-      case engine::kernel_function: return 0;
-      case engine::layer: return 1;
-      case engine::subnet: return 2;
-      case engine::tiu: return 3;
-      case engine::gdma: return 4;
-      case engine::sdma: return 5;
-      case engine::cdma: return 6;
-      case engine::mcu: return 7;
+      case engine::kernel_function:
+        return 0;
+      case engine::layer:
+        return 1;
+      case engine::subnet:
+        return 2;
+      case engine::tiu:
+        return 3;
+      case engine::gdma:
+        return 4;
+      case engine::sdma:
+        return 5;
+      case engine::cdma:
+        return 6;
+      case engine::mcu:
+        return 7;
     }
     return 8;
   }
@@ -354,8 +369,8 @@ class perfetto_sink {
   }
 
   slice_track& track_for(std::uint8_t d, std::uint8_t unit, engine eng) {
-    std::uint32_t key = (std::uint32_t{d} << 16) | (std::uint32_t{unit} << 8) |
-                        static_cast<std::uint32_t>(eng);
+    std::uint32_t key =
+        (std::uint32_t{d} << 16) | (std::uint32_t{unit} << 8) | static_cast<std::uint32_t>(eng);
     if (key == last_key_ && last_track_ < tracks_.size()) return tracks_[last_track_];
     auto [it, fresh] = index_.try_emplace(key, tracks_.size());
     if (fresh) {
@@ -554,8 +569,9 @@ class perfetto_sink {
     auto key = std::make_tuple(c.device, c.core, std::string(c.name));
     auto [it, fresh] = user_counters_.try_emplace(std::move(key), 0);
     if (fresh) {
-      std::uint64_t parent = c.core >= 0 ? group_track(c.device, static_cast<std::uint8_t>(c.core), false)
-                                         : device_track(c.device);
+      std::uint64_t parent = c.core >= 0
+                                 ? group_track(c.device, static_cast<std::uint8_t>(c.core), false)
+                                 : device_track(c.device);
       it->second = next_uuid_++;
       std::string n(c.name);
       put_descriptor(counter_track(it->second, parent, n, 100, c.unit));

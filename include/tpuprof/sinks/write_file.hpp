@@ -21,7 +21,7 @@ template <event_sink Sink, decoded_trace T, class... A>
   requires std::constructible_from<Sink, byte_output, A...>
 void write_file(const std::filesystem::path& path, const T& trace, A&&... args) {
   io::atomic_file f(path);
-  Sink s(byte_output(f), std::forward<A>(args)...);
+  Sink s{byte_output{f}, std::forward<A>(args)...};
   write_trace(trace, s);
   f.commit();
 }
@@ -32,7 +32,7 @@ template <event_sink Sink, decoded_trace T, class... A>
 void write_file(const std::filesystem::path& path, const T& trace, const io::host_trace& host,
                 A&&... args) {
   io::atomic_file f(path);
-  Sink s(byte_output(f), std::forward<A>(args)...);
+  Sink s{byte_output{f}, std::forward<A>(args)...};
   write_trace(trace, host, s);
   f.commit();
 }
