@@ -144,13 +144,15 @@ class reader {
           dur = number(v);
           has_dur = true;
         } else if (key == "args") {
-          if (v.type().value() == simdjson::ondemand::json_type::object)
-            for (auto a : v.get_object().value()) {
+          if (v.type().value() == simdjson::ondemand::json_type::object) {
+            simdjson::ondemand::object args = v.get_object().value();  // must outlive the loop
+            for (auto a : args) {
               std::string_view ak = a.unescaped_key().value();
               simdjson::ondemand::value av = a.value().value();
               if (ak == "name" && av.type().value() == simdjson::ondemand::json_type::string)
                 meta_name = std::string(av.get_string().value());
             }
+          }
         }
       }
       if (!has_tid) s.tid = s.pid;
