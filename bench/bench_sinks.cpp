@@ -1,8 +1,8 @@
 // Sink throughput over synthetic in-memory traces: events/s and bytes/event.
-#include <benchmark/benchmark.h>
-
 #include <cstdint>
 #include <string>
+
+#include <benchmark/benchmark.h>
 
 #include <tpuprof/io/chrome_json_reader.hpp>
 #include <tpuprof/sinks/chrome_json.hpp>
@@ -22,7 +22,9 @@ const tpuprof::materialized_trace& synthetic(std::size_t n) {
   tpuprof::name_id ops[50];
   for (int i = 0; i < 50; ++i) ops[i] = t.meta.names.intern("op.kind_" + std::to_string(i));
   std::uint64_t state = 12345;
-  auto rnd = [&] { return (state = state * 6364136223846793005ULL + 1442695040888963407ULL) >> 33; };
+  auto rnd = [&] {
+    return (state = state * 6364136223846793005ULL + 1442695040888963407ULL) >> 33;
+  };
   std::size_t per_track = n / 8;
   for (std::uint8_t core = 0; core < 4; ++core)
     for (auto eng : {tpuprof::engine::tiu, tpuprof::engine::gdma}) {

@@ -111,6 +111,10 @@ inline void put_int(out_buffer& out, T v) {
 inline void put_double(out_buffer& out, double v) {
   if (!std::isfinite(v)) return;
   char* p = out.reserve(32);
+  if (v == std::trunc(v) && std::fabs(v) < 9.0e15) {  // integral: integer path, same text
+    out.commit(std::to_chars(p, p + 32, static_cast<std::int64_t>(v)).ptr);
+    return;
+  }
   out.commit(std::to_chars(p, p + 32, v).ptr);
 }
 
