@@ -77,10 +77,14 @@ TEST_CASE("csv sink writes one RFC 4180 row per hardware event") {
     CHECK(std::stod(r[8]) == e.dur_ns());
     CHECK(r[9] == (e.op ? std::string(t.meta.names[e.op]) : "unknown"));
     CHECK(r[10] == (e.has_bytes() ? std::to_string(e.bytes) : ""));
-    bool l2m = e.dir() == direction::l2m;
+    bool l2m = e.dir() == direction::l2m;  // local -> L2: L2 side only
     std::string bw = e.has_bytes() ? num(e.bandwidth_gbps()) : "";
     CHECK(r[11] == (l2m ? "" : bw));
     CHECK(r[12] == (l2m ? bw : ""));
+    static_assert(sinks::csv_sink::ddr_side(direction::s2m) &&
+                  sinks::csv_sink::l2_side(direction::s2m));
+    static_assert(!sinks::csv_sink::l2_side(direction::s2l) &&
+                  !sinks::csv_sink::ddr_side(direction::m2l));
     CHECK(r[13] == (std::isnan(e.uarch_rate) ? "" : num(double(e.uarch_rate))));
     CHECK(r[14] == (e.layer_id >= 0 ? std::to_string(e.layer_id) : ""));
     CHECK(r[15] == (e.function ? std::string(t.meta.names[e.function]) : ""));

@@ -26,8 +26,8 @@ struct csv_options {
 
 /// Hardware events (TIU, GDMA, SDMA, CDMA) as rows; derived spans are
 /// skipped. Unknown values are empty fields; CDMA rows have `core` empty and
-/// `port` set; `l2m_gbps` carries the bandwidth of L2M-direction DMAs (whose
-/// `ddr_gbps` is then empty).
+/// `port` set; `l2m_gbps` carries the bandwidth of DMAs that touch L2 memory
+/// (see l2_side / ddr_side).
 class csv_sink {
  public:
   static constexpr std::string_view header_line =
@@ -70,10 +70,9 @@ class csv_sink {
     if (e.has_bytes()) detail::put_int(buf_, e.bytes);
     buf_.put(',');
     double bw = e.bandwidth_gbps();
-    const bool l2m = e.dir() == direction::l2m;
-    if (!l2m) detail::put_double(buf_, bw);
+    if (ddr_side(e.dir())) detail::put_double(buf_, bw);
     buf_.put(',');
-    if (l2m) detail::put_double(buf_, bw);
+    if (l2_side(e.dir())) detail::put_double(buf_, bw);
     buf_.put(',');
     detail::put_double(buf_, static_cast<double>(e.uarch_rate));
     buf_.put(',');
@@ -89,6 +88,26 @@ class csv_sink {
   void finish() {
     head();
     buf_.flush();
+  }
+
+  /// The transfer touches L2 memory (M): its bandwidth goes to `l2m_gbps`.
+  static constexpr bool l2_side(direction d) noexcept {
+    switch (d) {
+      case direction::l2m:
+      case direction::s2m:
+      case direction::m2s:
+      case direction::m2l:
+      case direction::m2m:
+      case direction::c2m:
+        return true;
+      default:
+        return false;
+    }
+  }
+  /// `ddr_gbps` is written unless the transfer is L2-only (L2M, M2L, M2M, C2M);
+  /// DDR<->L2 transfers fill both columns.
+  static constexpr bool ddr_side(direction d) noexcept {
+    return !l2_side(d) || d == direction::s2m || d == direction::m2s;
   }
 
   std::size_t bytes_written() const noexcept { return buf_.bytes_written(); }
