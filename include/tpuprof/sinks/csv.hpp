@@ -1,0 +1,231 @@
+/// csv_sink (one row per hardware event) and csv_summary_sink (one row per
+/// track): RFC 4180 quoting, stable documented headers (docs/sinks.md).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string_view>
+
+#include <tpuprof/detail/text_format.hpp>
+#include <tpuprof/engine.hpp>
+#include <tpuprof/event.hpp>
+#include <tpuprof/sinks/output.hpp>
+#include <tpuprof/sinks/sink.hpp>
+#include <tpuprof/trace_info.hpp>
+
+namespace tpuprof::sinks {
+
+struct csv_options {
+  bool header = true;
+  bool crlf = false;  ///< end rows with CRLF (RFC 4180 strict) instead of LF
+  std::size_t buffer_bytes = std::size_t{1} << 18;
+};
+
+/// Hardware events (TIU, GDMA, SDMA, CDMA) as rows; derived spans are
+/// skipped. Unknown values are empty fields; CDMA rows have `core` empty and
+/// `port` set; `l2m_gbps` carries the bandwidth of DMAs that touch L2 memory
+/// (see l2_side / ddr_side).
+class csv_sink {
+ public:
+  static constexpr std::string_view header_line =
+      "device,core,engine,cmd_id,start_cycle,end_cycle,start_ns,end_ns,dur_ns,op,bytes,ddr_gbps,"
+      "l2m_gbps,uarch_rate,layer_id,function,port,matched";
+
+  explicit csv_sink(byte_output out, csv_options opt = {})
+      : buf_(out, opt.buffer_bytes), opt_(opt) {}
+
+  void begin(const trace_info& info) {
+    info_ = &info;
+    head();
+  }
+
+  void write(const engine_event& e) {
+    if (!is_hardware(e.engine)) return;
+    head();
+    const bool cdma = e.engine == engine::cdma;
+    detail::put_int(buf_, unsigned{e.device});
+    buf_.put(',');
+    if (!cdma) detail::put_int(buf_, unsigned{e.unit});
+    buf_.put(',');
+    buf_.append(name(e.engine));
+    buf_.put(',');
+    detail::put_int(buf_, e.cmd_id);
+    buf_.put(',');
+    detail::put_int(buf_, e.begin_cycle);
+    buf_.put(',');
+    detail::put_int(buf_, e.end_cycle);
+    buf_.put(',');
+    detail::put_double(buf_, e.begin_ns);
+    buf_.put(',');
+    detail::put_double(buf_, e.end_ns);
+    buf_.put(',');
+    detail::put_double(buf_, e.dur_ns());
+    buf_.put(',');
+    std::string_view op = e.op ? names()[e.op] : std::string_view{};
+    detail::csv_field(buf_, op.empty() ? std::string_view{"unknown"} : op);
+    buf_.put(',');
+    if (e.has_bytes()) detail::put_int(buf_, e.bytes);
+    buf_.put(',');
+    double bw = e.bandwidth_gbps();
+    if (ddr_side(e.dir())) detail::put_double(buf_, bw);
+    buf_.put(',');
+    if (l2_side(e.dir())) detail::put_double(buf_, bw);
+    buf_.put(',');
+    detail::put_double(buf_, static_cast<double>(e.uarch_rate));
+    buf_.put(',');
+    if (e.layer_id >= 0) detail::put_int(buf_, e.layer_id);
+    buf_.put(',');
+    if (e.function) detail::csv_field(buf_, names()[e.function]);
+    buf_.put(',');
+    if (cdma) detail::put_int(buf_, unsigned{e.unit});
+    buf_.append(e.matched() ? ",1" : ",0");
+    eol();
+  }
+
+  void finish() {
+    head();
+    buf_.flush();
+  }
+
+  /// The transfer touches L2 memory (M): its bandwidth goes to `l2m_gbps`.
+  static constexpr bool l2_side(direction d) noexcept {
+    switch (d) {
+      case direction::l2m:
+      case direction::s2m:
+      case direction::m2s:
+      case direction::m2l:
+      case direction::m2m:
+      case direction::c2m:
+        return true;
+      default:
+        return false;
+    }
+  }
+  /// `ddr_gbps` is written unless the transfer is L2-only (L2M, M2L, M2M, C2M);
+  /// DDR<->L2 transfers fill both columns.
+  static constexpr bool ddr_side(direction d) noexcept {
+    return !l2_side(d) || d == direction::s2m || d == direction::m2s;
+  }
+
+  std::size_t bytes_written() const noexcept { return buf_.bytes_written(); }
+
+ private:
+  const name_table& names() const noexcept {
+    static const name_table empty;
+    return info_ ? info_->names : empty;
+  }
+  void eol() { buf_.append(opt_.crlf ? std::string_view{"\r\n"} : std::string_view{"\n"}); }
+  void head() {
+    if (headed_) return;
+    headed_ = true;
+    if (!opt_.header) return;
+    buf_.append(header_line);
+    eol();
+  }
+
+  detail::out_buffer buf_;
+  csv_options opt_;
+  const trace_info* info_ = nullptr;
+  bool headed_ = false;
+};
+
+/// One row per (device, core/port, engine) track, in track order, written at
+/// finish(): event count, busy time (union of event intervals), bytes, mean
+/// bandwidth (bytes / busy time of byte-carrying events) and utilization of
+/// the trace span. Derived rows (layer, function, ...) get rows too.
+class csv_summary_sink {
+ public:
+  static constexpr std::string_view header_line =
+      "device,core,engine,port,count,first_ns,last_ns,busy_ns,utilization_pct,bytes,mean_gbps";
+
+  explicit csv_summary_sink(byte_output out, csv_options opt = {})
+      : buf_(out, opt.buffer_bytes), opt_(opt) {}
+
+  void begin(const trace_info& info) {
+    span_begin_ = info.begin_ns;
+    span_end_ = info.end_ns;
+  }
+
+  void write(const engine_event& e) {
+    auto& a = acc_[key{e.device, e.engine == engine::cdma, e.unit, e.engine}];
+    double b = e.begin_ns, en = std::max(e.begin_ns, e.end_ns);
+    ++a.count;
+    a.first = std::min(a.first, b);
+    a.last = std::max(a.last, en);
+    double from = std::max(b, a.covered);
+    if (en > from) a.busy += en - from;
+    a.covered = std::max(a.covered, en);
+    if (e.has_bytes()) {
+      a.bytes += e.bytes;
+      a.byte_time += en - b;
+    }
+  }
+
+  void finish() {
+    if (opt_.header) {
+      buf_.append(header_line);
+      eol();
+    }
+    double span = span_end_ - span_begin_;
+    for (const auto& [k, a] : acc_) {
+      detail::put_int(buf_, unsigned{k.device});
+      buf_.put(',');
+      if (!k.cdma) detail::put_int(buf_, unsigned{k.unit});
+      buf_.put(',');
+      buf_.append(name(k.eng));
+      buf_.put(',');
+      if (k.cdma) detail::put_int(buf_, unsigned{k.unit});
+      buf_.put(',');
+      detail::put_int(buf_, a.count);
+      buf_.put(',');
+      detail::put_double(buf_, a.first);
+      buf_.put(',');
+      detail::put_double(buf_, a.last);
+      buf_.put(',');
+      detail::put_double(buf_, a.busy);
+      buf_.put(',');
+      if (span > 0) detail::put_double(buf_, std::round(a.busy / span * 1e6) / 1e4);
+      buf_.put(',');
+      if (a.byte_time > 0 || a.bytes) detail::put_int(buf_, a.bytes);
+      buf_.put(',');
+      if (a.byte_time > 0) detail::put_double(buf_, static_cast<double>(a.bytes) / a.byte_time);
+      eol();
+    }
+    buf_.flush();
+  }
+
+ private:
+  struct key {
+    std::uint8_t device;
+    bool cdma;
+    std::uint8_t unit;
+    engine eng;
+    friend bool operator<(const key& x, const key& y) noexcept {
+      if (x.device != y.device) return x.device < y.device;
+      if (x.cdma != y.cdma) return y.cdma;
+      if (x.unit != y.unit) return x.unit < y.unit;
+      return x.eng < y.eng;
+    }
+  };
+  struct acc {
+    std::uint64_t count = 0, bytes = 0;
+    double first = std::numeric_limits<double>::infinity();
+    double last = -std::numeric_limits<double>::infinity();
+    double busy = 0, byte_time = 0;
+    double covered = -std::numeric_limits<double>::infinity();
+  };
+  void eol() { buf_.append(opt_.crlf ? std::string_view{"\r\n"} : std::string_view{"\n"}); }
+
+  detail::out_buffer buf_;
+  csv_options opt_;
+  double span_begin_ = 0, span_end_ = 0;
+  std::map<key, acc> acc_;
+};
+
+static_assert(event_sink<csv_sink>);
+static_assert(event_sink<csv_summary_sink>);
+
+}  // namespace tpuprof::sinks

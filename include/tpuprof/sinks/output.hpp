@@ -1,0 +1,99 @@
+/// byte_output: where a sink's bytes go (a string, a FILE*, an atomic_file,
+/// or anything with write(const char*, size_t)), and the fixed-size buffer
+/// sinks format into before handing bytes over in large chunks.
+#pragma once
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <tpuprof/io/atomic_file.hpp>
+
+namespace tpuprof::sinks {
+
+/// Non-owning, type-erased byte destination; called once per buffer flush.
+/// The target must outlive the sink that writes to it.
+class byte_output {
+ public:
+  /// Appends to a string (in-memory output, tests, benchmarks).
+  byte_output(std::string& s) noexcept  // NOLINT(google-explicit-constructor)
+      : ctx_(&s), fn_([](void* c, const char* p, std::size_t n) {
+          static_cast<std::string*>(c)->append(p, n);
+        }) {}
+  /// Writes to a C stream; throws io::output_error when fwrite fails.
+  byte_output(std::FILE* f) noexcept  // NOLINT(google-explicit-constructor)
+      : ctx_(f), fn_([](void* c, const char* p, std::size_t n) {
+          if (n && std::fwrite(p, 1, n, static_cast<std::FILE*>(c)) != n)
+            throw io::output_error(std::string("write failed: ") + std::strerror(errno));
+        }) {}
+  /// Any object with `write(const char*, std::size_t)` (e.g. io::atomic_file).
+  template <class W>
+    requires(!std::is_same_v<std::remove_cv_t<W>, byte_output> &&
+             requires(W& w, const char* p, std::size_t n) { w.write(p, n); })
+  byte_output(W& w) noexcept  // NOLINT(google-explicit-constructor)
+      : ctx_(&w),
+        fn_([](void* c, const char* p, std::size_t n) { static_cast<W*>(c)->write(p, n); }) {}
+
+  void write(const char* p, std::size_t n) const { fn_(ctx_, p, n); }
+
+ private:
+  void* ctx_;
+  void (*fn_)(void*, const char*, std::size_t);
+};
+
+}  // namespace tpuprof::sinks
+
+namespace tpuprof::detail {
+
+/// Fixed-capacity output buffer: memory stays at `capacity` however long the
+/// trace (it grows only to hold one oversized record).
+class out_buffer {
+ public:
+  explicit out_buffer(sinks::byte_output out, std::size_t capacity = std::size_t{1} << 18)
+      : out_(out), buf_(capacity) {}
+
+  /// Makes room for `n` contiguous bytes and returns where to write them.
+  char* reserve(std::size_t n) {
+    if (buf_.size() - used_ < n) {
+      flush();
+      if (buf_.size() < n) buf_.resize(n);
+    }
+    return buf_.data() + used_;
+  }
+  /// Marks the bytes up to `end` (from reserve()) as written.
+  void commit(const char* end) noexcept { used_ = static_cast<std::size_t>(end - buf_.data()); }
+  void append(std::string_view s) {
+    if (s.size() > buf_.size()) {
+      flush();
+      out_.write(s.data(), s.size());
+      return;
+    }
+    char* p = reserve(s.size());
+    std::memcpy(p, s.data(), s.size());
+    used_ += s.size();
+  }
+  void put(char c) {
+    if (used_ == buf_.size()) flush();
+    buf_[used_++] = c;
+  }
+  void flush() {
+    if (used_) out_.write(buf_.data(), used_);
+    total_ += used_;
+    used_ = 0;
+  }
+  /// Bytes handed to the output plus bytes still buffered.
+  std::size_t bytes_written() const noexcept { return total_ + used_; }
+
+ private:
+  sinks::byte_output out_;
+  std::vector<char> buf_;
+  std::size_t used_ = 0;
+  std::size_t total_ = 0;
+};
+
+}  // namespace tpuprof::detail
