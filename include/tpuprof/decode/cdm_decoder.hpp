@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -696,9 +697,11 @@ class cdm_decoder {
   void finish_track(std::vector<track>& tracks, engine eng, unsigned unit, double mhz,
                     std::uint64_t records, std::size_t before, bool present) {
     auto first = events_.begin() + static_cast<std::ptrdiff_t>(before);
-    std::stable_sort(first, events_.end(), [](const engine_event& a, const engine_event& b) {
+    auto by_begin = [](const engine_event& a, const engine_event& b) {
       return a.begin_cycle < b.begin_cycle;
-    });
+    };
+    if (!std::is_sorted(first, events_.end(), by_begin))
+      std::stable_sort(first, events_.end(), by_begin);
     if (!present && records == 0) return;
     track t;
     t.device = opt_.device;
@@ -765,25 +768,23 @@ class cdm_decoder {
       ev.group = static_cast<std::uint16_t>(tags->scope < 0 ? 0 : tags->scope);
     }
     if (c) ev.set_flag(engine_event::flag_matched);
-    op_names n;
+    // Type codes and memory kinds decide the names; cache the interned ids per
+    // combination so the per-event path does no string work.
+    std::uint8_t type = 31, sp = 0;
+    mem_kind src = mem_kind::none, dst = mem_kind::none;
     if (kind == pmu_kind::tiu) {
-      if (c && c->has_reg) {
-        auto cls = find_tiu_class(c->tsk, c->eu, c->is_short, Chip::kind);
-        n.type = cls ? std::string(cls->name) : "unknown";
-        n.name = std::string(tiu_op_name(c->tsk, c->eu));
-      } else if (c) {
-        n = tiu_condensed_names(c->tsk, c->eu);
+      if (c) {
+        type = c->tsk;
+        sp = c->eu;
       } else if (!bmodel_ && sys) {
-        n = tiu_condensed_names(tiu_sys_code, sys == 1 ? 8 : 9);
-      } else {
-        n = tiu_condensed_names(31, 0);
+        type = tiu_sys_code;
+        sp = sys == 1 ? 8 : 9;
       }
     } else {
       ev.bytes = r.bytes;
       ev.set_flag(engine_event::flag_has_bytes);
       const bool cdma = kind == pmu_kind::cdma;
-      std::uint8_t type = 31, sp = 0;
-      mem_kind src = mem_kind::ddr, dst = mem_kind::ddr;
+      src = dst = mem_kind::ddr;
       if (c) {
         type = c->tsk;
         sp = c->eu;
@@ -808,11 +809,34 @@ class cdm_decoder {
         type = cdma ? cdma_sys_code : dma_sys_code;
         sp = sys == 1 ? 3 : 4;
       }
-      n = cdma ? cdma_names(type, sp) : dma_names(type, sp, src, dst, bmodel_ ? "DMA_sys" : "sys");
       ev.set_dir(to_direction(src, dst));
     }
-    ev.op = intern(n.name);
-    ev.op_type = intern(n.type);
+    const bool reg = c && c->has_reg;
+    const std::uint64_t nkey = std::uint64_t{static_cast<std::uint8_t>(kind)} |
+                               std::uint64_t{reg} << 2 | std::uint64_t{reg && c->is_short} << 3 |
+                               std::uint64_t{type} << 8 | std::uint64_t{sp} << 16 |
+                               std::uint64_t{static_cast<std::uint8_t>(src)} << 24 |
+                               std::uint64_t{static_cast<std::uint8_t>(dst)} << 32;
+    auto it = name_cache_.find(nkey);
+    if (it == name_cache_.end()) {
+      op_names n;
+      if (kind == pmu_kind::tiu) {
+        if (reg) {
+          auto cls = find_tiu_class(type, sp, c->is_short, Chip::kind);
+          n.type = cls ? std::string(cls->name) : "unknown";
+          n.name = std::string(tiu_op_name(type, sp));
+        } else {
+          n = tiu_condensed_names(type, sp);
+        }
+      } else if (kind == pmu_kind::cdma) {
+        n = cdma_names(type, sp);
+      } else {
+        n = dma_names(type, sp, src, dst, bmodel_ ? "DMA_sys" : "sys");
+      }
+      it = name_cache_.emplace(nkey, std::make_pair(intern(n.name), intern(n.type))).first;
+    }
+    ev.op = it->second.first;
+    ev.op_type = it->second.second;
     events_.push_back(ev);
   }
 
@@ -833,6 +857,7 @@ class cdm_decoder {
   std::vector<core_data> cores_;
   std::vector<port_data> ports_;
   std::map<std::uint32_t, match_stats> stats_;
+  std::unordered_map<std::uint64_t, std::pair<name_id, name_id>> name_cache_;
   std::int32_t next_scope_ = 0;
   double tiu_mhz_ = 1000, dma_mhz_ = 1000;
   bool bmodel_ = false;

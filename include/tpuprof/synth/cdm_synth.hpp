@@ -29,9 +29,10 @@ namespace tpuprof::synth {
 
 /// What to generate.
 struct cdm_synth_options {
-  unsigned cores = 0;       ///< 0 = all cores of the chip
-  unsigned records = 200;   ///< PMU records per core for TIU and GDMA (>= 8); SDMA gets a quarter
-  unsigned cdma_ports = 0;  ///< CDMA ports with a cdma_P.profile (0 = none)
+  unsigned cores = 0;          ///< 0 = all cores of the chip
+  unsigned records = 200;      ///< PMU records per core for TIU and GDMA (>= 8)
+  unsigned sdma_records = 0;   ///< SDMA records per core; 0 = a quarter of `records`
+  unsigned cdma_ports = 0;     ///< CDMA ports with a cdma_P.profile (0 = none)
   unsigned cdma_records = 25;  ///< PMU records per CDMA port
   unsigned mode = 1;           ///< 0 PMU only, 1 condensed commands, 2 detailed commands
   std::uint64_t seed = 1;
@@ -116,7 +117,8 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
   const unsigned ncores = o.cores == 0 || o.cores > Chip::core_count ? Chip::core_count : o.cores;
   const unsigned nports = std::min(o.cdma_ports, Chip::cdma_port_count);
   const unsigned n_tg = std::max(8u, o.records);
-  const unsigned n_sdma = std::max(8u, n_tg / 4) + nports;  // + one VSDMA send per CDMA port
+  const unsigned n_sdma = std::max(8u, o.sdma_records ? o.sdma_records : n_tg / 4) +
+                          nports;  // + one VSDMA send per CDMA port
   const unsigned n_cdma = std::max(8u, o.cdma_records);
   const unsigned cdma_core = ncores - 1;  // carries the CDMA nodes (and their SDMA sends)
   if (nports && o.missing_core == static_cast<int>(cdma_core)) o.missing_core = -1;
