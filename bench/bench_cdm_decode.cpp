@@ -1,0 +1,51 @@
+// Decode + match + normalize throughput of the cdm decoder on a default-size AKS
+// session: 8 cores x 131072 PMU records per engine (TIU, GDMA, SDMA), mode 1,
+// generated in memory once.
+#include <cstddef>
+
+#include <benchmark/benchmark.h>
+
+#include <tpuprof/chips/aks.hpp>
+#include <tpuprof/decode/cdm_decoder.hpp>
+#include <tpuprof/synth/cdm_synth.hpp>
+
+namespace {
+
+const tpuprof::synth::cdm_synth_result& session(unsigned mode) {
+  static tpuprof::synth::cdm_synth_result r[3];
+  static bool made[3] = {false, false, false};
+  if (!made[mode]) {
+    tpuprof::synth::cdm_synth_options o;
+    o.records = 131072;
+    o.sdma_records = 131072;
+    o.mode = mode;
+    o.seed = 42;
+    r[mode] = tpuprof::synth::synthesize_cdm<tpuprof::chips::aks>(o);
+    made[mode] = true;
+  }
+  return r[mode];
+}
+
+void bm_cdm_decode(benchmark::State& state) {
+  const auto& gen = session(static_cast<unsigned>(state.range(0)));
+  auto files = tpuprof::synth::as_dump_files(gen);
+  std::size_t input = 0;
+  for (const auto& [n, b] : gen.files) input += b.size();
+  std::size_t events = 0, bytes = 0;
+  for (auto _ : state) {
+    tpuprof::cdm::cdm_decoder<tpuprof::chips::aks> d(files);
+    events = d.events().size();
+    bytes = d.events().capacity() * sizeof(tpuprof::engine_event) +
+            d.spans().capacity() * sizeof(tpuprof::engine_event);
+    benchmark::DoNotOptimize(d.events().data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * events));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * input));
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["bytes/event"] = static_cast<double>(bytes) / static_cast<double>(events);
+}
+
+}  // namespace
+
+BENCHMARK(bm_cdm_decode)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_MAIN();

@@ -1,0 +1,304 @@
+/// cdm_dyn: the firmware command stream of the operator path: DYN_DATA words
+/// (generation C, 4 bytes), DYN_EXTRA detailed commands (mode 2) and the
+/// BLOCK_DES_KV descriptor cache, turned into per-engine command lists.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <tpuprof/decode/cdm_commands.hpp>
+#include <tpuprof/decode/cdm_format.hpp>
+#include <tpuprof/diagnostics.hpp>
+#include <tpuprof/io/byte_reader.hpp>
+#include <tpuprof/names.hpp>
+
+namespace tpuprof::cdm {
+
+/// One DYN_EXTRA item: the raw command image of one non-RVT node.
+struct dyn_extra_item {
+  std::uint32_t profile_id = 0;
+  std::uint32_t type = 0;
+  io::byte_reader content;
+};
+
+/// Reads a DYN_EXTRA block ({u32 profile_id, u32 type, u32 length, bytes}...).
+/// An incomplete trailing item is reported and ignored, as the vendor does.
+inline void read_dyn_extra(const io::byte_reader& blk, std::vector<dyn_extra_item>& out,
+                           decode_diagnostics& dg) {
+  std::size_t off = 0;
+  while (off < blk.size()) {
+    if (blk.size() - off < 12) {
+      dg.add(diag::truncated_tail, blk.file(), blk.base() + off, "DYN_EXTRA item header cut");
+      return;
+    }
+    const std::uint32_t len = blk.u32(off + 8);
+    if (len > blk.size() - off - 12) {
+      dg.add(diag::truncated_tail, blk.file(), blk.base() + off,
+             "DYN_EXTRA item longer than its block");
+      return;
+    }
+    out.push_back({blk.u32(off), blk.u32(off + 4), blk.sub(off + 12, len)});
+    off += 12 + len;
+  }
+}
+
+/// Descriptor buffers of BLOCK_DES_KV blocks, keyed by (device offset, cmd_num).
+using des_kv_map = std::map<std::pair<std::uint32_t, std::uint32_t>, io::byte_reader>;
+
+/// Adds one BLOCK_DES_KV block (u32 key, u32 cmd_num, u32 core, bytes).
+inline void read_des_kv(const io::byte_reader& blk, des_kv_map& kv, decode_diagnostics& dg) {
+  if (blk.size() < 12) {
+    dg.add(diag::empty_block, blk.file(), blk.base(), "BLOCK_DES_KV shorter than its header");
+    return;
+  }
+  kv.insert_or_assign({blk.u32(0), blk.u32(4)}, blk.sub(12, blk.size() - 12));
+}
+
+/// Per-engine command lists of one core (ids assigned while walking).
+struct dyn_lists {
+  std::vector<command> tiu, gdma, sdma;
+  std::vector<std::vector<command>> cdma;  ///< per port
+  bool any_cdma() const noexcept {
+    for (const auto& p : cdma)
+      if (!p.empty()) return true;
+    return false;
+  }
+};
+
+/// Replaces invalid UTF-8 sequences with U+FFFD (as Python's errors="replace").
+inline std::string sanitize_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80         ? 1
+                      : (c >> 5) == 6  ? 2
+                      : (c >> 4) == 14 ? 3
+                      : (c >> 3) == 30 ? 4
+                                       : 0;
+    bool ok = len != 0 && i + len <= s.size();
+    for (std::size_t k = 1; ok && k < len; ++k)
+      ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
+    if (ok) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+/// State carried across the DYN_DATA blocks of all core files.
+struct dyn_context {
+  name_table* names = nullptr;  ///< kernel-function names are interned here
+  std::int32_t next_scope = 0;  ///< func_scope_id counter (global across files)
+  unsigned cdma_ports = 0;
+  dyn_engine_ids engines;
+  std::uint32_t rvt_wrap_limit = 0;
+  cdm_chip_kind chip = cdm_chip_kind::aks;
+};
+
+/// Walks one DYN_DATA block, appending commands to `out`. Mode-2 detail comes
+/// from `extra` (all DYN_EXTRA items of the file, in order, whatever the block
+/// order: the vendor only attaches them when DYN_EXTRA precedes DYN_DATA,
+/// defect B.3), consumed from `extra_idx`. Unknown record types and engines are
+/// counted and skipped (the vendor raises).
+inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
+                          const std::vector<dyn_extra_item>& extra, std::size_t& extra_idx,
+                          dyn_lists& out, decode_diagnostics& dg) {
+  const std::size_t nwords = blk.size() / 4;
+  if (blk.size() % 4)
+    dg.add(diag::truncated_tail, blk.file(), blk.base() + nwords * 4,
+           "DYN_DATA length not a multiple of 4");
+  if (out.cdma.size() < ctx.cdma_ports) out.cdma.resize(ctx.cdma_ports);
+  std::uint32_t tiu = 0, gdma = 0, sdma = 0;
+  std::vector<std::uint32_t> cdma(ctx.cdma_ports, 0);
+  std::int32_t batch = -1, scope = -1;
+  name_id func = 0;
+  const auto& E = ctx.engines;
+  auto tag = [&](command& c) {
+    c.batch = batch;
+    c.func = func;
+    c.scope = scope;
+  };
+  auto word = [&](std::size_t i) { return dyn_word{blk.u32(i * 4)}; };
+  for (std::size_t i = 0; i < nwords; ++i) {
+    const dyn_word w = word(i);
+    const std::uint64_t at = blk.base() + i * 4;
+    const auto type = static_cast<dyn_type>(w.type());
+    switch (type) {
+      case dyn_type::node_set:
+      case dyn_type::rvt_node_set: {
+        const bool rvt = type == dyn_type::rvt_node_set;
+        command c;
+        c.kind = command::node;
+        c.mode = rvt ? command::rvt : command::tdi;
+        c.tsk = w.tsk();
+        c.eu = w.eu();
+        c.extra = w.extra();
+        tag(c);
+        const int eng = w.engine();
+        // One DYN_EXTRA item per non-RVT node of any engine.
+        const dyn_extra_item* detail = nullptr;
+        if (!extra.empty() && !rvt) {
+          if (extra_idx < extra.size())
+            detail = &extra[extra_idx++];
+          else
+            dg.add(diag::unmatched_command, blk.file(), at, "node without DYN_EXTRA item");
+        }
+        auto attach_detail = [&](cmd_engine ce) {
+          if (!detail) return;
+          command d = c;
+          std::string_view why;
+          if (decode_command(detail->content, 0, ce, ctx.chip, d, why) == 0) {
+            dg.add(diag::unknown_enum, detail->content.file(), detail->content.base(), why);
+            return;
+          }
+          d.kind = command::node;
+          d.id = c.id;
+          c = d;
+        };
+        auto rvt_wrap = [&]() {
+          if (!rvt || ctx.rvt_wrap_limit == 0 || tiu != ctx.rvt_wrap_limit) return;
+          command t;
+          t.tsk = tiu_sys_code;
+          t.eu = 3;
+          t.id = tiu;
+          out.tiu.push_back(t);
+          command g;
+          g.tsk = dma_sys_code;
+          g.eu = 3;
+          g.id = gdma;
+          out.gdma.push_back(g);
+          tiu = gdma = 0;
+        };
+        if (eng == E.bd) {
+          c.id = tiu++;
+          attach_detail(cmd_engine::tiu);
+          out.tiu.push_back(c);
+          rvt_wrap();
+        } else if (eng == E.gdma) {
+          c.id = gdma++;
+          attach_detail(cmd_engine::dma);
+          out.gdma.push_back(c);
+          rvt_wrap();
+        } else if (eng == E.sdma || eng == E.vsdma) {
+          c.id = sdma++;
+          attach_detail(cmd_engine::dma);
+          out.sdma.push_back(c);
+        } else if (eng == E.cdma) {
+          const unsigned port = c.extra >> 8;
+          if (port >= ctx.cdma_ports) {
+            dg.add(diag::unknown_enum, blk.file(), at, "CDMA node names a port out of range");
+            break;
+          }
+          c.port = static_cast<std::uint8_t>(port);
+          c.id = cdma[port]++;
+          out.cdma[port].push_back(c);  // CDMA detail is never used (vendor: engine 4)
+        } else if (eng == E.hau) {
+          // HAU commands have no PMU queue: dropped, as the vendor does.
+        } else {
+          dg.add(diag::unknown_enum, blk.file(), at, "node of an unknown engine");
+        }
+        break;
+      }
+      case dyn_type::id_reset: {
+        const int eng = w.engine();
+        if (eng == E.bd)
+          tiu = 0;
+        else if (eng == E.gdma)
+          gdma = 0;
+        else if (eng == E.sdma || eng == E.vsdma)
+          sdma = 0;
+        else if (eng == E.cdma) {
+          const unsigned port = w.extra() >> 8;
+          if (port < cdma.size())
+            cdma[port] = 0;
+          else
+            dg.add(diag::unknown_enum, blk.file(), at, "ID_RESET names a CDMA port out of range");
+        }
+        break;
+      }
+      case dyn_type::func: {
+        const std::uint32_t len = w.packed();
+        const std::size_t words = (std::size_t{len} + 3) / 4;
+        const std::size_t avail = nwords - i - 1;
+        const std::size_t take = words < avail ? words : avail;
+        if (take < words)
+          dg.add(diag::truncated_tail, blk.file(), at, "function name runs past DYN_DATA");
+        std::string_view raw(reinterpret_cast<const char*>(blk.bytes().data()) + (i + 1) * 4,
+                             std::min<std::size_t>(len, take * 4));
+        func = ctx.names->intern(sanitize_utf8(raw));
+        scope = ctx.next_scope++;
+        i += take;
+        break;
+      }
+      case dyn_type::func_end:
+        func = 0;
+        scope = -1;
+        break;
+      case dyn_type::batch_idx:
+        batch = static_cast<std::int32_t>(w.packed());
+        break;
+      case dyn_type::des_tiu:
+      case dyn_type::des_gdma:
+      case dyn_type::des_sdma:
+      case dyn_type::des_cdma: {
+        if (i + 1 >= nwords) {
+          dg.add(diag::truncated_tail, blk.file(), at, "DES record without its second word");
+          i = nwords;
+          break;
+        }
+        command c;
+        c.kind = command::des_ref;
+        c.mode = command::des;
+        tag(c);
+        c.offset = w.packed();
+        c.cmd_num = blk.u32((i + 1) * 4);
+        ++i;
+        tiu = gdma = sdma = 0;
+        std::fill(cdma.begin(), cdma.end(), 0u);
+        if (type == dyn_type::des_tiu)
+          out.tiu.push_back(c);
+        else if (type == dyn_type::des_gdma)
+          out.gdma.push_back(c);
+        else if (type == dyn_type::des_sdma)
+          out.sdma.push_back(c);
+        else {
+          const unsigned port = c.cmd_num >> 28;
+          c.cmd_num &= 0xFFFFFFF;
+          if (port >= ctx.cdma_ports) {
+            dg.add(diag::unknown_enum, blk.file(), at, "DES_CDMA names a port out of range");
+            break;
+          }
+          c.port = static_cast<std::uint8_t>(port);
+          out.cdma[port].push_back(c);
+        }
+        break;
+      }
+      case dyn_type::node_wait:
+      case dyn_type::cdma:
+      case dyn_type::gde:
+      case dyn_type::sort:
+      case dyn_type::nms:
+      case dyn_type::vsdma:
+      case dyn_type::custom:
+      case dyn_type::unknown:
+        break;
+      default:
+        dg.add(diag::unknown_enum, blk.file(), at,
+               "unknown DYN_DATA record type " + std::to_string(w.type()));
+        break;
+    }
+  }
+}
+
+}  // namespace tpuprof::cdm

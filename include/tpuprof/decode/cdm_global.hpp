@@ -1,0 +1,141 @@
+/// cdm_global: `global.profile` of an SG2260-family dump, and detection of the
+/// chip from its `arch=` line.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <tpuprof/chips/aks.hpp>
+#include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/error.hpp>
+#include <tpuprof/io/byte_reader.hpp>
+#include <tpuprof/io/dump_files.hpp>
+
+namespace tpuprof::cdm {
+
+/// Parsed `global.profile` (text key=value lines; unknown keys are kept).
+struct global_profile {
+  std::optional<long long> arch;
+  std::uint64_t arch_offset = 0;  ///< byte offset of the `arch=` line
+  bool bmodel = false;            ///< a line containing "bmodel" (bmodel capture path)
+  std::uint64_t max_record_num = 0;
+  std::optional<double> tpu_freq_mhz;
+  std::optional<std::int64_t> tail_offset_ns;
+  /// Every `<name>_record=<n>` line, in file order (core0_tiu_record, cdma_port0_record...).
+  std::vector<std::pair<std::string, std::uint64_t>> record_counts;
+  std::vector<std::pair<std::string, std::string>> other;
+
+  /// Value of `<key>_record`, or nullopt.
+  std::optional<std::uint64_t> record_count(std::string_view key) const {
+    for (const auto& [k, v] : record_counts)
+      if (k == key) return v;
+    return std::nullopt;
+  }
+};
+
+namespace detail {
+inline std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+template <class T>
+bool parse_number(std::string_view s, T& v) noexcept {
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  return r.ec == std::errc{} && r.ptr == s.data() + s.size();
+}
+}  // namespace detail
+
+/// Parses `global.profile`. Throws decode_error (with the line's byte offset) for
+/// a number that does not parse; a missing `arch` is checked by the caller.
+inline global_profile parse_global_profile(const io::byte_reader& r) {
+  global_profile g;
+  const auto* base = reinterpret_cast<const char*>(r.bytes().data());
+  std::string_view text(base, r.size());
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    const std::size_t line_off = pos;
+    std::string_view line = detail::trim(text.substr(pos, eol - pos));
+    pos = eol + 1;
+    if (line.empty()) continue;
+    if (line.find("bmodel") != std::string_view::npos) {
+      g.bmodel = true;
+      continue;
+    }
+    auto eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    auto key = detail::trim(line.substr(0, eq));
+    auto value = detail::trim(line.substr(eq + 1));
+    auto bad = [&](std::string_view what) {
+      r.fail(line_off, std::string(what) + " '" + std::string(value) + "' is not a number");
+    };
+    if (key == "arch") {
+      long long a = 0;
+      if (!detail::parse_number(value, a)) bad("arch");
+      if (!g.arch) {  // the first arch line wins
+        g.arch = a;
+        g.arch_offset = line_off;
+      }
+    } else if (key == "max_record_num") {
+      if (!detail::parse_number(value, g.max_record_num)) bad("max_record_num");
+    } else if (key == "tpu_freq") {
+      double f = 0;
+      if (!detail::parse_number(value, f)) bad("tpu_freq");
+      g.tpu_freq_mhz = f;
+    } else if (key == "tail_offset_ns") {
+      std::int64_t t = 0;
+      if (!detail::parse_number(value, t)) bad("tail_offset_ns");
+      g.tail_offset_ns = t;
+    } else if (key.size() > 7 && key.substr(key.size() - 7) == "_record") {
+      std::uint64_t n = 0;
+      if (!detail::parse_number(value, n)) bad(key);
+      g.record_counts.emplace_back(std::string(key.substr(0, key.size() - 7)), n);
+    } else {
+      g.other.emplace_back(std::string(key), std::string(value));
+    }
+  }
+  return g;
+}
+
+/// What detect_cdm() found.
+struct cdm_detection {
+  cdm_chip_kind chip;
+  long long arch;
+  bool bmodel;
+};
+
+/// Detects an SG2260-family dump: global.profile plus at least one
+/// `cdmlib*.profile`, with an `arch` of AKS (5, 8800) or AKSV (6, 140814).
+/// Returns nullopt when the files do not look like such a dump (any other
+/// arch, no core file, no global.profile, unreadable global.profile).
+inline std::optional<cdm_detection> detect_cdm(const io::dump_files& files) {
+  auto g = files.find("global.profile");
+  if (!g) return std::nullopt;
+  bool has_core = false;
+  for (auto n : files.names())
+    if (n.starts_with("cdmlib") && n.ends_with(".profile")) has_core = true;
+  if (!has_core) return std::nullopt;
+  global_profile gp;
+  try {
+    gp = parse_global_profile(*g);
+  } catch (const decode_error&) {
+    return std::nullopt;
+  }
+  if (!gp.arch) return std::nullopt;
+  if (matches_arch<chips::aks>(*gp.arch))
+    return cdm_detection{cdm_chip_kind::aks, *gp.arch, gp.bmodel};
+  if (matches_arch<chips::aksv>(*gp.arch))
+    return cdm_detection{cdm_chip_kind::aksv, *gp.arch, gp.bmodel};
+  return std::nullopt;
+}
+
+}  // namespace tpuprof::cdm
