@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <limits>
+#include <ranges>
 
 #include <tpuprof/engine.hpp>
 #include <tpuprof/names.hpp>
@@ -73,5 +75,12 @@ struct engine_event {
 };
 
 static_assert(sizeof(engine_event) == 64, "engine_event must stay 64 bytes");
+
+/// Any input range whose elements read as `const engine_event&`: std::vector,
+/// std::span, decoder views, range-v3 and std pipelines. Never constrained on
+/// std::ranges::view (range-v3 0.12 views are not std views).
+template <class R>
+concept event_range = std::ranges::input_range<R> &&
+                      std::convertible_to<std::ranges::range_reference_t<R>, const engine_event&>;
 
 }  // namespace tpuprof

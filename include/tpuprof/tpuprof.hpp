@@ -1,20 +1,46 @@
-/// Umbrella header: everything tpuprof offers.
+/// Umbrella header: everything tpuprof offers. Data flows
+/// raw bytes (io/) -> records and events (decode/, chips/) -> views/ -> sinks/.
 #pragma once
 
+#include <tpuprof/version.hpp>
+
+// vocabulary
 #include <tpuprof/chip_traits.hpp>
-#include <tpuprof/chips/bm1684x.hpp>
-#include <tpuprof/decode/bmprofile_decoder.hpp>
-#include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/diagnostics.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/event.hpp>
+#include <tpuprof/names.hpp>
+#include <tpuprof/trace_info.hpp>
+
+// raw bytes
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/byte_reader.hpp>
+#include <tpuprof/io/chrome_json_reader.hpp>
 #include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/io/mapped_file.hpp>
-#include <tpuprof/names.hpp>
+
+// chips and decoders
+#include <tpuprof/chips/aks.hpp>
+#include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/decode/bmprofile_decoder.hpp>
+#include <tpuprof/decode/cdm/global.hpp>
+#include <tpuprof/decode/cdm_decoder.hpp>
+#include <tpuprof/decode/decoded_trace.hpp>
+
+// synthetic dumps
 #include <tpuprof/synth/bm1684x_synth.hpp>
-#include <tpuprof/trace_info.hpp>
-#include <tpuprof/version.hpp>
+#include <tpuprof/synth/cdm_synth.hpp>
+
+// views and sinks
+#include <tpuprof/sinks/any_sink.hpp>
+#include <tpuprof/sinks/callback.hpp>
+#include <tpuprof/sinks/chrome_json.hpp>
+#include <tpuprof/sinks/csv.hpp>
+#include <tpuprof/sinks/perfetto.hpp>
+#include <tpuprof/sinks/sink.hpp>
+#include <tpuprof/sinks/tee.hpp>
+#include <tpuprof/sinks/write_file.hpp>
 #include <tpuprof/views.hpp>

@@ -10,30 +10,34 @@
 #include <utility>
 #include <array>
 #include <optional>
-#include <cstddef>
-#include <bit>
-#include <cstring>
-#include <span>
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <limits>
-#include <map>
-#include <memory>
-#include <unordered_map>
 #include <vector>
-#include <range/v3/view/facade.hpp>
-#include <charconv>
+#include <cmath>
+#include <limits>
 #include <ranges>
 #include <deque>
+#include <unordered_map>
+#include <algorithm>
+#include <unistd.h>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <bit>
+#include <cstddef>
+#include <span>
+#include <simdjson.h>
+#include <charconv>
+#include <map>
+#include <memory>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#include <cerrno>
+#include <range/v3/view/facade.hpp>
+#include <tuple>
+#include <initializer_list>
 #include <random>
+#include <iterator>
 #include <range/v3/functional/bind_back.hpp>
 #include <range/v3/view/filter.hpp>
 #include <range/v3/view/transform.hpp>
@@ -44,8 +48,25 @@
 #include <range/v3/range/concepts.hpp>
 #include <range/v3/view/all.hpp>
 // ---- begin <tpuprof/tpuprof.hpp>
-/// Umbrella header: everything tpuprof offers.
+/// Umbrella header: everything tpuprof offers. Data flows
+/// raw bytes (io/) -> records and events (decode/, chips/) -> views/ -> sinks/.
 
+// ---- begin <tpuprof/version.hpp>
+/// Library version, as macros (read back by CMake) and as constants.
+
+#define TPUPROF_VERSION_MAJOR 0
+#define TPUPROF_VERSION_MINOR 1
+#define TPUPROF_VERSION_PATCH 0
+#define TPUPROF_VERSION \
+  (TPUPROF_VERSION_MAJOR * 10000 + TPUPROF_VERSION_MINOR * 100 + TPUPROF_VERSION_PATCH)
+
+namespace tpuprof {
+/// "major.minor.patch", for --version and trace metadata.
+inline constexpr const char* version_string = "0.1.0";
+}  // namespace tpuprof
+// ---- end <tpuprof/version.hpp>
+
+// vocabulary
 // ---- begin <tpuprof/chip_traits.hpp>
 /// chip_traits: what every chip description provides, and runtime dispatch
 /// from a chip name to its traits type.
@@ -201,57 +222,113 @@ decltype(auto) with_chip(chip_list<Cs...>, std::string_view chip, F&& f) {
 
 }  // namespace tpuprof
 // ---- end <tpuprof/chip_traits.hpp>
-// ---- begin <tpuprof/chips/bm1684x.hpp>
-/// BM1684X: one core, TIU + GDMA, `bmprofile_data-N` dumps (format-bm1684x.md).
+// ---- begin <tpuprof/diagnostics.hpp>
+/// decode_diagnostics: data loss and oddities found while decoding, counted
+/// per kind and kept with the first few locations. Never silent.
 
 
-// ---- begin <tpuprof/decode/bmprofile/chip.hpp>
-/// bmprofile_chip: what a chip must describe for the bmprofile_data-N decoder
-/// (BM1684X now; BM1684 and BM1688 are the same container with other tables).
+namespace tpuprof {
 
-
-
-namespace tpuprof::bmprofile {
-
-/// One framed command of a cmd_*.dat buffer: its length and identity.
-struct command_frame {
-  unsigned length = 0;       ///< bytes
-  std::string_view op;       ///< op name, e.g. "arith.cast"
-  std::uint32_t cmd_id = 0;  ///< own id (bd_id / gdma_id)
-  std::uint32_t dep_id = 0;  ///< id of the other engine's command it waits for
-  unsigned type = 0;         ///< tsk_typ / cmd_type
-  unsigned eu = 0;           ///< tsk_eu_typ / special function
+/// What can go wrong without stopping the decode.
+enum class diag : std::uint8_t {
+  id_wrap,            ///< a 16-bit command id wrapped (unwrapped by +65536)
+  cycle_wrap,         ///< a 32-bit cycle counter wrapped (unwrapped by +2^32)
+  unmatched_record,   ///< PMU record paired with no command
+  unmatched_command,  ///< command with no PMU record
+  invalid_record,     ///< record with 0xFFFFFFFF fields (not ended / not written)
+  empty_block,        ///< zero-length or missing data block
+  unknown_enum,       ///< enum value outside the known table
+  truncated_tail,     ///< partial record at the end of a block, ignored
+  buffer_full,        ///< record count reached the buffer capacity: later records lost
+  default_frequency,  ///< clock frequency missing or 0: a default was used
+  out_of_order,       ///< records out of time order, repaired
+  skipped_block,      ///< unknown block type, skipped
+  inserted_record,    ///< matcher: command without record (edit-distance insert)
+  deleted_record,     ///< matcher: record without command (edit-distance delete)
+  missing_file,       ///< an expected file is absent
+  other,
 };
 
-/// Bit layout of the 64-bit id of an MCU NODE_SET / NODE_WAIT record.
-struct node_set_layout {
-  unsigned bd_lo, bd_width, gdma_lo, gdma_width, engine_lo, engine_width, func_lo, func_width,
-      parallel_bit, version_lo;
+inline constexpr std::size_t diag_count = 16;
+
+inline constexpr std::array<std::string_view, diag_count> diag_names{
+    "id_wrap",         "cycle_wrap",        "unmatched_record", "unmatched_command",
+    "invalid_record",  "empty_block",       "unknown_enum",     "truncated_tail",
+    "buffer_full",     "default_frequency", "out_of_order",     "skipped_block",
+    "inserted_record", "deleted_record",    "missing_file",     "other"};
+
+constexpr std::string_view name(diag d) noexcept {
+  auto i = static_cast<std::size_t>(d);
+  return i < diag_count ? diag_names[i] : std::string_view{"?"};
+}
+
+/// True for kinds that mean events or data were lost (drive `--strict`).
+constexpr bool is_data_loss(diag d) noexcept {
+  switch (d) {
+    case diag::unmatched_record:
+    case diag::unmatched_command:
+    case diag::invalid_record:
+    case diag::truncated_tail:
+    case diag::buffer_full:
+    case diag::deleted_record:
+    case diag::missing_file:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// Counters plus the first `max_notes` messages (file, offset, text).
+class decode_diagnostics {
+ public:
+  struct note {
+    diag kind;
+    std::string file;
+    std::uint64_t offset;  ///< byte offset in `file`, or ~0 when not applicable
+    std::string text;
+  };
+  static constexpr std::size_t max_notes = 64;
+
+  void add(diag kind, std::string_view file, std::uint64_t offset, std::string_view text,
+           std::uint64_t n = 1) {
+    counts_[static_cast<std::size_t>(kind)] += n;
+    if (notes_.size() < max_notes)
+      notes_.push_back({kind, std::string(file), offset, std::string(text)});
+  }
+  /// Counts without a note (for per-record events on hot paths).
+  void count(diag kind, std::uint64_t n = 1) noexcept {
+    counts_[static_cast<std::size_t>(kind)] += n;
+  }
+
+  std::uint64_t operator[](diag kind) const noexcept {
+    return counts_[static_cast<std::size_t>(kind)];
+  }
+  const std::vector<note>& notes() const noexcept { return notes_; }
+
+  std::uint64_t total() const noexcept {
+    std::uint64_t t = 0;
+    for (auto c : counts_) t += c;
+    return t;
+  }
+  /// True when any kind that loses data was seen.
+  bool data_loss() const noexcept {
+    for (std::size_t i = 0; i < diag_count; ++i)
+      if (counts_[i] && is_data_loss(static_cast<diag>(i))) return true;
+    return false;
+  }
+  void merge(const decode_diagnostics& o) {
+    for (std::size_t i = 0; i < diag_count; ++i) counts_[i] += o.counts_[i];
+    for (const auto& n : o.notes_)
+      if (notes_.size() < max_notes) notes_.push_back(n);
+  }
+
+ private:
+  std::array<std::uint64_t, diag_count> counts_{};
+  std::vector<note> notes_;
 };
 
-template <class T>
-concept bmprofile_chip = chip_traits<T> && requires(std::uint64_t w) {
-  { T::arch_id } -> std::convertible_to<int>;
-  { T::arch_name } -> std::convertible_to<std::string_view>;
-  { T::period_fixed } -> std::convertible_to<bool>;
-  { T::tiu_record_size } -> std::convertible_to<std::size_t>;
-  { T::gdma_record_size } -> std::convertible_to<std::size_t>;
-  { T::id_width } -> std::convertible_to<unsigned>;
-  { T::gdma_inst_id_bits } -> std::convertible_to<unsigned>;
-  { T::node_set } -> std::convertible_to<node_set_layout>;
-  { T::bd_func_names[0] } -> std::convertible_to<std::string_view>;
-  { T::gdma_func_names[0] } -> std::convertible_to<std::string_view>;
-  { T::frame_tiu(w) } -> std::same_as<std::optional<command_frame>>;
-  { T::frame_gdma(w, w) } -> std::same_as<std::optional<command_frame>>;
-  { T::realigns_after(std::string_view{}) } -> std::same_as<bool>;
-};
-
-}  // namespace tpuprof::bmprofile
-// ---- end <tpuprof/decode/bmprofile/chip.hpp>
-// ---- begin <tpuprof/io/byte_reader.hpp>
-/// Bounds-checked little-endian reads over caller-owned bytes.
-
-
+}  // namespace tpuprof
+// ---- end <tpuprof/diagnostics.hpp>
 // ---- begin <tpuprof/error.hpp>
 /// decode_error: bad input data, with the file, byte offset and reason.
 
@@ -293,6 +370,269 @@ class decode_error : public std::runtime_error {
 
 }  // namespace tpuprof
 // ---- end <tpuprof/error.hpp>
+// ---- begin <tpuprof/event.hpp>
+/// engine_event: the one record type that flows from decoders to views and sinks.
+
+
+// ---- begin <tpuprof/names.hpp>
+/// Interned strings: events carry 16-bit ids, the decoded trace owns the text.
+
+
+namespace tpuprof {
+
+/// Id of an interned name; 0 is always the empty name ("unknown").
+using name_id = std::uint16_t;
+
+/// Append-only string interner. Ids are stable; string_views stay valid for
+/// the table's lifetime (storage is a deque, never reallocated).
+class name_table {
+ public:
+  name_table() { intern(""); }
+
+  /// Returns the id of `s`, adding it if new. Past 65535 names every new
+  /// name maps to id 0 and overflowed() becomes true (counted, not silent).
+  name_id intern(std::string_view s) {
+    if (auto it = index_.find(s); it != index_.end()) return it->second;
+    if (storage_.size() > 0xFFFF) {
+      ++overflowed_;
+      return 0;
+    }
+    const std::string& owned = storage_.emplace_back(s);
+    auto id = static_cast<name_id>(storage_.size() - 1);
+    views_.push_back(owned);
+    index_.emplace(owned, id);
+    return id;
+  }
+
+  /// Text of `id`; "" for an id this table never issued.
+  std::string_view operator[](name_id id) const noexcept {
+    return id < views_.size() ? views_[id] : std::string_view{};
+  }
+
+  std::size_t size() const noexcept { return views_.size(); }
+  /// Names that did not fit the 16-bit id space.
+  std::size_t overflowed() const noexcept { return overflowed_; }
+
+ private:
+  std::deque<std::string> storage_;
+  std::vector<std::string_view> views_;
+  std::unordered_map<std::string_view, name_id> index_;
+  std::size_t overflowed_ = 0;
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/names.hpp>
+
+namespace tpuprof {
+
+/// One command on one engine queue (or one derived span: layer, function, MCU).
+/// 64 bytes: sized for millions of events in memory; names are interned ids
+/// (text in trace_info::names) so the struct stays flat.
+struct engine_event {
+  /// Cycles on the decoder's common timeline (after unwrap, alignment, shift).
+  std::uint64_t begin_cycle = 0;
+  std::uint64_t end_cycle = 0;
+  /// Nanoseconds on the same timeline (cycle * 1000 / MHz of the engine clock).
+  double begin_ns = 0;
+  double end_ns = 0;
+  /// Bytes moved (DMA); 0 for compute or when unknown (see has_bytes()).
+  std::uint64_t bytes = 0;
+  /// Hardware command id (unwrapped), as the vendor tools print it.
+  std::uint32_t cmd_id = 0;
+  /// Compiler layer id; -1 = none.
+  std::int32_t layer_id = -1;
+  /// alg ops / arch ops; NaN = unknown (never 0 for unknown).
+  float uarch_rate = std::numeric_limits<float>::quiet_NaN();
+  /// Op name (e.g. "arith.cast", "dma.tensor", "MM2_NN"); 0 = unknown.
+  name_id op = 0;
+  /// Op type / function class (e.g. "AR", "TENSOR", "mm/mm2"); 0 = unknown.
+  name_id op_type = 0;
+  /// Kernel function the command ran in (SG2260 FUNC records); 0 = none.
+  name_id function = 0;
+  /// Chip-specific: kernel-function instance (SG2260) or subnet index (BM1684X).
+  std::uint16_t group = 0;
+  std::uint8_t device = 0;
+  /// Core for per-core engines; port for CDMA.
+  std::uint8_t unit = 0;
+  tpuprof::engine engine = tpuprof::engine::tiu;
+  /// Low 4 bits: direction; high bits: flags below.
+  std::uint8_t dir_flags = 0;
+
+  static constexpr std::uint8_t flag_matched = 0x10;    ///< PMU record paired with a command
+  static constexpr std::uint8_t flag_has_bytes = 0x20;  ///< `bytes` is known
+  static constexpr std::uint8_t flag_invalid = 0x40;    ///< record carries 0xFFFFFFFF fields
+
+  constexpr tpuprof::direction dir() const noexcept {
+    return static_cast<tpuprof::direction>(dir_flags & 0x0F);
+  }
+  constexpr void set_dir(tpuprof::direction d) noexcept {
+    dir_flags =
+        static_cast<std::uint8_t>((dir_flags & 0xF0) | (static_cast<std::uint8_t>(d) & 0x0F));
+  }
+  constexpr bool matched() const noexcept { return (dir_flags & flag_matched) != 0; }
+  constexpr bool has_bytes() const noexcept { return (dir_flags & flag_has_bytes) != 0; }
+  constexpr void set_flag(std::uint8_t f, bool on = true) noexcept {
+    dir_flags = static_cast<std::uint8_t>(on ? (dir_flags | f) : (dir_flags & ~f));
+  }
+  /// Duration in cycles of the engine clock.
+  constexpr std::uint64_t cycles() const noexcept {
+    return end_cycle >= begin_cycle ? end_cycle - begin_cycle : 0;
+  }
+  constexpr double dur_ns() const noexcept { return end_ns - begin_ns; }
+  /// Bytes per ns = GB/s (10^9); NaN when unknown or zero duration.
+  double bandwidth_gbps() const noexcept {
+    double d = dur_ns();
+    if (!has_bytes() || !(d > 0)) return std::numeric_limits<double>::quiet_NaN();
+    return static_cast<double>(bytes) / d;
+  }
+};
+
+static_assert(sizeof(engine_event) == 64, "engine_event must stay 64 bytes");
+
+/// Any input range whose elements read as `const engine_event&`: std::vector,
+/// std::span, decoder views, range-v3 and std pipelines. Never constrained on
+/// std::ranges::view (range-v3 0.12 views are not std views).
+template <class R>
+concept event_range = std::ranges::input_range<R> &&
+                      std::convertible_to<std::ranges::range_reference_t<R>, const engine_event&>;
+
+}  // namespace tpuprof
+// ---- end <tpuprof/event.hpp>
+// ---- begin <tpuprof/trace_info.hpp>
+/// trace_info: what a decoder knows about a whole dump (chip, clocks, tracks,
+/// names, diagnostics). Sinks and views read it next to the event range.
+
+
+
+namespace tpuprof {
+
+/// One event queue: an engine of one core (or CDMA port) of one device.
+struct track {
+  std::uint8_t device = 0;
+  std::uint8_t unit = 0;  ///< core, or CDMA port
+  engine eng = engine::tiu;
+  double freq_mhz = 1000;     ///< clock of this queue's cycle counter
+  std::uint64_t records = 0;  ///< raw PMU records read (before trimming)
+  std::uint64_t events = 0;   ///< events the decoder yields on this track
+
+  friend bool operator==(const track& a, const track& b) noexcept {
+    return a.device == b.device && a.unit == b.unit && a.eng == b.eng;
+  }
+};
+
+/// Stable order for track trees: device, then core, then engine.
+inline bool track_less(const track& a, const track& b) noexcept {
+  if (a.device != b.device) return a.device < b.device;
+  bool ac = a.eng == engine::cdma, bc = b.eng == engine::cdma;
+  if (ac != bc) return bc;  // CDMA ports after all cores
+  if (a.unit != b.unit) return a.unit < b.unit;
+  return a.eng < b.eng;
+}
+
+/// Everything about a decoded dump except the events themselves.
+struct trace_info {
+  std::string chip;    ///< "BM1684X", "SG2260", ...
+  std::string source;  ///< directory or memory label
+  unsigned devices = 1;
+  unsigned cores = 1;
+  std::string mode;           ///< e.g. "static", "mode 1 (condensed commands)"
+  std::vector<track> tracks;  ///< every queue with events, in track_less order
+  name_table names;           ///< text of engine_event::op / ::function ids
+  decode_diagnostics diagnostics;
+  /// Free-form facts for `info` (net name, tpu_freq, max_record_num, ...).
+  std::vector<std::pair<std::string, std::string>> properties;
+  /// Time span of hardware events on the common timeline, ns.
+  double begin_ns = 0;
+  double end_ns = 0;
+
+  const track* find_track(std::uint8_t device, std::uint8_t unit, engine e) const noexcept {
+    for (const auto& t : tracks)
+      if (t.device == device && t.unit == unit && t.eng == e) return &t;
+    return nullptr;
+  }
+  std::string_view property(std::string_view key) const noexcept {
+    for (const auto& [k, v] : properties)
+      if (k == key) return v;
+    return {};
+  }
+  void sort_tracks() { std::stable_sort(tracks.begin(), tracks.end(), track_less); }
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/trace_info.hpp>
+
+// raw bytes
+// ---- begin <tpuprof/io/atomic_file.hpp>
+/// atomic_file: buffered output that appears under its final name only when
+/// committed (temp file + fsync + rename); a failure never leaves a half file.
+
+
+
+namespace tpuprof::io {
+
+/// Thrown for output failures (disk full, permission); distinct from decode_error.
+class output_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Writes to "<path>.tmp.<pid>" and renames to `path` in commit(). Destroying
+/// it uncommitted removes the temp file.
+class atomic_file {
+ public:
+  explicit atomic_file(std::filesystem::path path) : path_(std::move(path)) {
+    tmp_ = path_;
+    tmp_ += ".tmp." + std::to_string(::getpid());
+    f_ = std::fopen(tmp_.c_str(), "wb");
+    if (!f_) throw output_error(path_.string() + ": cannot create: " + std::strerror(errno));
+    std::setvbuf(f_, nullptr, _IOFBF, 1 << 16);
+  }
+  atomic_file(const atomic_file&) = delete;
+  atomic_file& operator=(const atomic_file&) = delete;
+  ~atomic_file() {
+    if (f_) {
+      std::fclose(f_);
+      std::error_code ec;
+      std::filesystem::remove(tmp_, ec);
+    }
+  }
+
+  void write(std::string_view s) { write(s.data(), s.size()); }
+  void write(const void* p, std::size_t n) {
+    if (n && std::fwrite(p, 1, n, f_) != n)
+      throw output_error(path_.string() + ": write failed: " + std::strerror(errno));
+  }
+  /// Flushes, syncs and renames into place. Throws output_error on failure.
+  void commit() {
+    if (!f_) return;
+    bool ok = std::fflush(f_) == 0 && ::fsync(::fileno(f_)) == 0;
+    int e = errno;
+    ok = (std::fclose(f_) == 0) && ok;
+    f_ = nullptr;
+    std::error_code ec;
+    if (!ok) {
+      std::filesystem::remove(tmp_, ec);
+      throw output_error(path_.string() + ": write failed: " + std::strerror(e));
+    }
+    std::filesystem::rename(tmp_, path_, ec);
+    if (ec) {
+      std::filesystem::remove(tmp_, ec);
+      throw output_error(path_.string() + ": rename failed: " + ec.message());
+    }
+  }
+  const std::filesystem::path& path() const noexcept { return path_; }
+
+ private:
+  std::filesystem::path path_, tmp_;
+  std::FILE* f_ = nullptr;
+};
+
+}  // namespace tpuprof::io
+// ---- end <tpuprof/io/atomic_file.hpp>
+// ---- begin <tpuprof/io/byte_reader.hpp>
+/// Bounds-checked little-endian reads over caller-owned bytes.
+
+
 
 namespace tpuprof::io {
 
@@ -370,6 +710,777 @@ constexpr std::uint64_t bits(std::uint64_t v, unsigned lo, unsigned width) noexc
 
 }  // namespace tpuprof::io
 // ---- end <tpuprof/io/byte_reader.hpp>
+// ---- begin <tpuprof/io/chrome_json_reader.hpp>
+/// chrome_json_reader: reads host spans from an external Chrome Trace Event
+/// JSON file (tpudnn --trace_file, torch profiler, MegEngine
+/// chrome_timeline.json). The only tpuprof header that includes simdjson.
+
+
+
+// ---- begin <tpuprof/io/host_trace.hpp>
+/// host_trace: host-side spans (CPU ops, runtime calls) read from an external
+/// Chrome JSON trace, placed on the device timeline and written by the sinks.
+
+
+namespace tpuprof::io {
+
+/// One complete span of a host thread. Times in ns on the device timeline once
+/// placed (see host_trace::shift / align_by_tail), on the host clock before.
+struct host_span {
+  std::string name;
+  std::string cat;
+  std::uint32_t pid = 0;
+  std::uint32_t tid = 0;
+  std::int64_t ts_ns = 0;
+  std::int64_t dur_ns = 0;  ///< >= 0
+  std::int64_t end_ns() const noexcept { return ts_ns + dur_ns; }
+};
+
+/// Process or thread name from the trace's `M` metadata events.
+struct host_name {
+  std::uint32_t pid = 0;
+  std::uint32_t tid = 0;  ///< unused for processes
+  std::string name;
+};
+
+/// Everything the sinks need from a host trace.
+struct host_trace {
+  std::string source;                ///< file name, for messages
+  std::vector<host_span> spans;      ///< in file order
+  std::vector<host_name> processes;  ///< process_name metadata
+  std::vector<host_name> threads;    ///< thread_name metadata
+  std::int64_t offset_ns = 0;        ///< total shift applied so far (host -> device)
+
+  bool empty() const noexcept { return spans.empty(); }
+  /// Earliest span start (0 when empty).
+  std::int64_t begin_ns() const noexcept {
+    std::int64_t b = std::numeric_limits<std::int64_t>::max();
+    for (const auto& s : spans) b = std::min(b, s.ts_ns);
+    return spans.empty() ? 0 : b;
+  }
+  /// Latest span end (0 when empty).
+  std::int64_t end_ns() const noexcept {
+    std::int64_t e = std::numeric_limits<std::int64_t>::min();
+    for (const auto& s : spans) e = std::max(e, s.end_ns());
+    return spans.empty() ? 0 : e;
+  }
+  /// Adds `delta_ns` to every span (explicit alignment).
+  void shift(std::int64_t delta_ns) noexcept {
+    for (auto& s : spans) s.ts_ns += delta_ns;
+    offset_ns += delta_ns;
+  }
+  /// bigTpuProfile's rule (format-sg2260.md §4.7): the end of the last tpudnn
+  /// `disable_profile` span minus `tail_offset_ns` is the moment the device
+  /// timeline ends (`device_end_ns`). Without such a span, the end of the
+  /// first `tpudnn` span maps to device time 0. Returns the shift applied.
+  std::int64_t align_by_tail(std::int64_t tail_offset_ns, std::int64_t device_end_ns) noexcept {
+    std::int64_t disable_end = std::numeric_limits<std::int64_t>::min();
+    const host_span* first_tpudnn = nullptr;
+    for (const auto& s : spans) {
+      if (s.cat != "tpudnn") continue;
+      if (!first_tpudnn || s.ts_ns < first_tpudnn->ts_ns) first_tpudnn = &s;
+      if (s.name == "disable_profile" || s.name == "my_ops::disable_profile")
+        disable_end = std::max(disable_end, s.end_ns());
+    }
+    std::int64_t delta = 0;
+    if (disable_end != std::numeric_limits<std::int64_t>::min())
+      delta = device_end_ns - (disable_end - tail_offset_ns);
+    else if (first_tpudnn)
+      delta = -first_tpudnn->end_ns();
+    shift(delta);
+    return delta;
+  }
+  std::string_view process_name(std::uint32_t pid) const noexcept {
+    for (const auto& p : processes)
+      if (p.pid == pid) return p.name;
+    return {};
+  }
+  std::string_view thread_name(std::uint32_t pid, std::uint32_t tid) const noexcept {
+    for (const auto& t : threads)
+      if (t.pid == pid && t.tid == tid) return t.name;
+    return {};
+  }
+};
+
+}  // namespace tpuprof::io
+// ---- end <tpuprof/io/host_trace.hpp>
+
+namespace tpuprof::io {
+
+namespace detail_json {
+
+/// Chrome µs (double) to ns the way Perfetto does it: integral values exactly,
+/// others llround(us * 1000).
+inline std::int64_t us_to_ns(double us) noexcept {
+  if (!std::isfinite(us) || std::fabs(us) > 9.0e15) return 0;
+  double t = std::trunc(us);
+  if (t == us) return static_cast<std::int64_t>(t) * 1000;
+  return static_cast<std::int64_t>(std::llround(us * 1000.0));
+}
+
+class reader {
+ public:
+  reader(std::string_view source, host_trace& out) : source_(source), out_(out) {}
+
+  void run(simdjson::padded_string& json) {
+    if (json.size() >= 2 && static_cast<unsigned char>(json.data()[0]) == 0x1F &&
+        static_cast<unsigned char>(json.data()[1]) == 0x8B)
+      throw decode_error(source_, 0, "gzip-compressed trace: not supported, gunzip it first");
+    simdjson::ondemand::parser parser;
+    simdjson::ondemand::document doc;
+    base_ = json.data();
+    size_ = json.size();
+    try {
+      doc = parser.iterate(json);
+      doc_ = &doc;
+      auto type = doc.type().value();
+      if (type == simdjson::ondemand::json_type::array) {
+        events(doc.get_array().value());
+      } else if (type == simdjson::ondemand::json_type::object) {
+        bool found = false;
+        for (auto field : doc.get_object()) {
+          std::string_view key = field.unescaped_key().value();
+          if (key == "traceEvents") {
+            events(field.value().get_array().value());
+            found = true;
+          }
+          // other keys (metadata, displayTimeUnit, ...) are skipped
+        }
+        if (!found) fail("object without a \"traceEvents\" array");
+      } else {
+        fail("top level must be an array or an object");
+      }
+    } catch (const simdjson::simdjson_error& e) {
+      fail(simdjson::error_message(e.error()));
+    }
+    // B without E: keep as zero-length spans at their start.
+    for (auto& [k, stack] : open_)
+      for (auto& s : stack) out_.spans.push_back(std::move(s));
+  }
+
+ private:
+  [[noreturn]] void fail(std::string_view reason) {
+    std::uint64_t off = size_;
+    if (doc_) {
+      const char* p = nullptr;
+      if (doc_->current_location().get(p) == simdjson::SUCCESS && p >= base_ && p <= base_ + size_)
+        off = static_cast<std::uint64_t>(p - base_);
+    }
+    throw decode_error(source_, off, std::string("chrome json: ") + std::string(reason));
+  }
+
+  std::uint32_t id_of(simdjson::ondemand::value v, bool process, std::uint32_t pid) {
+    switch (v.type().value()) {
+      case simdjson::ondemand::json_type::number: {
+        double d = v.get_double().value();
+        return d >= 0 && d < 4294967296.0 ? static_cast<std::uint32_t>(d) : 0;
+      }
+      case simdjson::ondemand::json_type::string: {
+        // Non-standard string pid/tid: a synthetic id, the string is its name.
+        std::string s(v.get_string().value());
+        auto [it, fresh] =
+            named_ids_.try_emplace(s, 0x7F000000u + static_cast<std::uint32_t>(named_ids_.size()));
+        if (fresh)
+          (process ? out_.processes : out_.threads)
+              .push_back({process ? it->second : pid, it->second, s});
+        return it->second;
+      }
+      default:
+        return 0;
+    }
+  }
+
+  static double number(simdjson::ondemand::value v) {
+    if (v.type().value() == simdjson::ondemand::json_type::string) {
+      std::string_view s = v.get_string().value();
+      double d = 0;
+      auto r = std::from_chars(s.data(), s.data() + s.size(), d);
+      return r.ec == std::errc{} ? d : 0.0;
+    }
+    return v.get_double().value();
+  }
+
+  void events(simdjson::ondemand::array arr) {
+    for (auto item : arr) {
+      simdjson::ondemand::object obj = item.get_object().value();
+      ph_.clear();
+      host_span s;
+      bool has_tid = false, has_dur = false;
+      double ts = 0, dur = 0;
+      std::string meta_name;
+      for (auto field : obj) {
+        std::string_view key = field.unescaped_key().value();
+        simdjson::ondemand::value v = field.value().value();
+        if (key == "ph") {
+          ph_ = std::string(v.get_string().value());
+        } else if (key == "name") {
+          if (v.type().value() == simdjson::ondemand::json_type::string)
+            s.name = std::string(v.get_string().value());
+        } else if (key == "cat") {
+          if (v.type().value() == simdjson::ondemand::json_type::string)
+            s.cat = std::string(v.get_string().value());
+        } else if (key == "pid") {
+          s.pid = id_of(v, true, 0);
+        } else if (key == "tid") {
+          has_tid = true;
+          s.tid = id_of(v, false, s.pid);
+        } else if (key == "ts") {
+          ts = number(v);
+        } else if (key == "dur") {
+          dur = number(v);
+          has_dur = true;
+        } else if (key == "args") {
+          if (v.type().value() == simdjson::ondemand::json_type::object) {
+            simdjson::ondemand::object args = v.get_object().value();  // must outlive the loop
+            for (auto a : args) {
+              std::string_view ak = a.unescaped_key().value();
+              simdjson::ondemand::value av = a.value().value();
+              if (ak == "name" && av.type().value() == simdjson::ondemand::json_type::string)
+                meta_name = std::string(av.get_string().value());
+            }
+          }
+        }
+      }
+      if (!has_tid) s.tid = s.pid;
+      if (ph_.size() != 1) continue;
+      s.ts_ns = us_to_ns(ts);
+      switch (ph_[0]) {
+        case 'X':
+          s.dur_ns = has_dur ? std::max<std::int64_t>(0, us_to_ns(dur)) : 0;
+          out_.spans.push_back(std::move(s));
+          break;
+        case 'B':
+          open_[key(s)].push_back(std::move(s));
+          break;
+        case 'E': {
+          auto it = open_.find(key(s));
+          if (it == open_.end() || it->second.empty()) break;  // unmatched E: ignored
+          host_span b = std::move(it->second.back());
+          it->second.pop_back();
+          b.dur_ns = std::max<std::int64_t>(0, s.ts_ns - b.ts_ns);
+          out_.spans.push_back(std::move(b));
+          break;
+        }
+        case 'M':
+          if (s.name == "process_name") out_.processes.push_back({s.pid, 0, std::move(meta_name)});
+          if (s.name == "thread_name") out_.threads.push_back({s.pid, s.tid, std::move(meta_name)});
+          break;
+        default:
+          break;  // counters, instants, flows: not host spans
+      }
+    }
+  }
+  static std::uint64_t key(const host_span& s) noexcept {
+    return (std::uint64_t{s.pid} << 32) | s.tid;
+  }
+
+  std::string source_;
+  host_trace& out_;
+  simdjson::ondemand::document* doc_ = nullptr;
+  const char* base_ = nullptr;
+  std::size_t size_ = 0;
+  std::string ph_;
+  std::map<std::uint64_t, std::vector<host_span>> open_;
+  std::map<std::string, std::uint32_t> named_ids_;
+};
+
+}  // namespace detail_json
+
+/// Parses Chrome JSON text (`{"traceEvents":[...]}` or a bare array) into
+/// host spans on the host clock (ns). `X` and matched `B`/`E` become spans;
+/// `M` process_name/thread_name become names; other phases are ignored.
+/// Throws decode_error(source, byte offset, reason) on malformed JSON.
+inline host_trace parse_chrome_json(std::string_view json, std::string_view source = "<memory>") {
+  host_trace out;
+  out.source = std::string(source);
+  simdjson::padded_string padded(json);
+  detail_json::reader(source, out).run(padded);
+  return out;
+}
+
+/// Reads a Chrome JSON file; gzip is not supported (decode_error says so).
+/// Throws decode_error for a missing file or malformed JSON.
+inline host_trace read_chrome_json(const std::filesystem::path& file) {
+  host_trace out;
+  out.source = file.string();
+  simdjson::padded_string padded;
+  if (auto err = simdjson::padded_string::load(file.string()).get(padded))
+    throw decode_error(out.source, decode_error::no_offset,
+                       std::string("cannot read: ") + simdjson::error_message(err));
+  detail_json::reader(out.source, out).run(padded);
+  return out;
+}
+
+}  // namespace tpuprof::io
+// ---- end <tpuprof/io/chrome_json_reader.hpp>
+// ---- begin <tpuprof/io/dump_files.hpp>
+/// dump_files: the set of files of one dump, from a directory (memory-mapped)
+/// or from caller-owned buffers. Decoders read only through this.
+
+
+// ---- begin <tpuprof/io/mapped_file.hpp>
+/// Read-only memory-mapped file (POSIX), with a read() fallback for files
+/// that cannot be mapped (pipes, /proc).
+
+
+
+
+namespace tpuprof::io {
+
+/// Owns a mapping of a whole file. Move-only. Empty files map to an empty span.
+class mapped_file {
+ public:
+  mapped_file() = default;
+  /// Throws decode_error (no offset) when the file cannot be opened or read.
+  explicit mapped_file(const std::string& path) : path_(path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw decode_error(path, decode_error::no_offset, std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+      int e = errno;
+      ::close(fd);
+      throw decode_error(path, decode_error::no_offset, std::strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      throw decode_error(path, decode_error::no_offset, "is a directory, expected a file");
+    }
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+      void* p =
+          ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        data_ = static_cast<const std::byte*>(p);
+        size_ = static_cast<std::size_t>(st.st_size);
+        mapped_ = true;
+        ::close(fd);
+        return;
+      }
+    }
+    // Fallback: read it (non-regular files, or mmap refused).
+    std::byte buf[65536];
+    for (;;) {
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        int e = errno;
+        ::close(fd);
+        throw decode_error(path, decode_error::no_offset, std::strerror(e));
+      }
+      if (n == 0) break;
+      copy_.insert(copy_.end(), buf, buf + n);
+    }
+    ::close(fd);
+    data_ = copy_.data();
+    size_ = copy_.size();
+  }
+  mapped_file(mapped_file&& o) noexcept { swap(o); }
+  mapped_file& operator=(mapped_file&& o) noexcept {
+    if (this != &o) {
+      mapped_file tmp(std::move(o));
+      swap(tmp);
+    }
+    return *this;
+  }
+  mapped_file(const mapped_file&) = delete;
+  mapped_file& operator=(const mapped_file&) = delete;
+  ~mapped_file() {
+    if (mapped_ && data_) ::munmap(const_cast<std::byte*>(data_), size_);
+  }
+
+  std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  void swap(mapped_file& o) noexcept {
+    std::swap(path_, o.path_);
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(mapped_, o.mapped_);
+    std::swap(copy_, o.copy_);
+    if (!mapped_) data_ = copy_.empty() ? nullptr : copy_.data();
+    if (!o.mapped_) o.data_ = o.copy_.empty() ? nullptr : o.copy_.data();
+  }
+  std::string path_;
+  const std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+  bool mapped_ = false;
+  std::vector<std::byte> copy_;
+};
+
+}  // namespace tpuprof::io
+// ---- end <tpuprof/io/mapped_file.hpp>
+
+namespace tpuprof::io {
+
+/// Named byte buffers. Entries made by from_memory() borrow the caller's bytes
+/// (which must outlive this object); entries of open_directory() are mapped
+/// lazily on first access and owned here.
+class dump_files {
+ public:
+  struct memory_file {
+    std::string name;
+    std::span<const std::byte> bytes;
+  };
+
+  /// Lists the regular files directly inside `dir`. Throws decode_error when
+  /// `dir` does not exist or is not a directory.
+  static dump_files open_directory(const std::filesystem::path& dir) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+      throw decode_error(
+          dir.string(), decode_error::no_offset,
+          std::filesystem::exists(dir, ec) ? "not a directory" : "no such directory");
+    dump_files d;
+    d.label_ = dir.string();
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      if (!e.is_regular_file(ec)) continue;
+      d.entries_.push_back(std::make_unique<entry>(
+          entry{e.path().filename().string(), e.path().string(), {}, {}, false}));
+    }
+    if (ec) throw decode_error(dir.string(), decode_error::no_offset, ec.message());
+    d.sort();
+    return d;
+  }
+
+  /// Wraps caller-owned buffers; no file system access at all.
+  static dump_files from_memory(std::vector<memory_file> files, std::string label = "<memory>") {
+    dump_files d;
+    d.label_ = std::move(label);
+    for (auto& f : files)
+      d.entries_.push_back(
+          std::make_unique<entry>(entry{f.name, d.label_ + "/" + f.name, f.bytes, {}, true}));
+    d.sort();
+    return d;
+  }
+
+  /// Directory path or memory label, for messages.
+  const std::string& label() const noexcept { return label_; }
+
+  /// File names, sorted.
+  std::vector<std::string_view> names() const {
+    std::vector<std::string_view> v;
+    for (const auto& e : entries_) v.push_back(e->name);
+    return v;
+  }
+  bool contains(std::string_view name) const { return find_entry(name) != nullptr; }
+
+  /// Reader over the named file, or nullopt when absent. Maps on first use.
+  std::optional<byte_reader> find(std::string_view name) const {
+    entry* e = find_entry(name);
+    if (!e) return std::nullopt;
+    if (!e->loaded) {
+      e->map = mapped_file(e->path);
+      e->bytes = e->map.bytes();
+      e->loaded = true;
+    }
+    return byte_reader(e->bytes, e->path);
+  }
+  /// Like find() but throws decode_error "missing file" when absent.
+  byte_reader get(std::string_view name) const {
+    if (auto r = find(name)) return *r;
+    throw decode_error(label_ + "/" + std::string(name), decode_error::no_offset, "missing file");
+  }
+
+ private:
+  struct entry {
+    std::string name;
+    std::string path;  ///< full path (or label/name), used in error messages
+    std::span<const std::byte> bytes;
+    mapped_file map;
+    bool loaded;
+  };
+  entry* find_entry(std::string_view name) const {
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), name,
+                               [](const auto& e, std::string_view n) { return e->name < n; });
+    return (it != entries_.end() && (*it)->name == name) ? it->get() : nullptr;
+  }
+  void sort() {
+    std::sort(entries_.begin(), entries_.end(),
+              [](const auto& a, const auto& b) { return a->name < b->name; });
+  }
+  std::string label_;
+  std::vector<std::unique_ptr<entry>> entries_;
+};
+
+}  // namespace tpuprof::io
+// ---- end <tpuprof/io/dump_files.hpp>
+
+// chips and decoders
+// ---- begin <tpuprof/chips/aks.hpp>
+/// aks: traits of AKS = SG2260 = BM1690 ("TPUv7"), 8 cores, 11 CDMA ports.
+
+
+// ---- begin <tpuprof/decode/cdm/chip.hpp>
+/// cdm_chip: what a chip of the SG2260 family provides to the cdm decoder and
+/// the synthetic dump generator, on top of tpuprof::chip_traits.
+
+
+// ---- begin <tpuprof/decode/cdm/format.hpp>
+/// cdm_format: constants of the SG2260-family ("cdm") raw profile format shared by
+/// AKS (SG2260/BM1690) and AKSV (SG2260E): block types, record sizes, DYN_DATA
+/// record types, memory and data-type codes (docs/chips/aks.md, format-sg2260.md §1-2).
+
+
+namespace tpuprof::cdm {
+
+/// TLV block type of a `*.profile` binary file (u32 type, u32 length, bytes).
+enum class block_type : std::uint32_t {
+  summary = 1,
+  compiler_log = 2,
+  monitor_bd = 3,    ///< TIU PMU records, 16 B each
+  monitor_gdma = 4,  ///< GDMA PMU records, 64 B each
+  dyn_data = 5,      ///< firmware command stream (u32 words)
+  dyn_extra = 6,     ///< mode 2: raw command bytes per node
+  firmware_log = 7,
+  command = 8,
+  bmlib = 9,
+  bmlib_extra = 10,
+  monitor_sdma = 11,    ///< SDMA PMU records, 64 B each
+  monitor_cdma = 12,    ///< CDMA PMU records, 128 B each
+  block_des_bdc = 13,   ///< bmodel path: TIU command buffer
+  block_des_gdma = 14,  ///< bmodel path: GDMA command buffer
+  block_des_sdma = 15,  ///< bmodel path: SDMA command buffer (GDMA encoding)
+  block_des_cdma = 16,
+  block_des_kv = 17,  ///< operator path: one cached descriptor buffer
+};
+
+/// True for the 17 values the writers define; anything else is corrupt input.
+constexpr bool is_known_block_type(std::uint32_t t) noexcept {
+  return t >= 1 && t <= 17;
+}
+
+inline constexpr std::size_t tiu_record_size = 16;
+inline constexpr std::size_t dma_record_size = 64;  ///< GDMA and SDMA
+inline constexpr std::size_t cdma_record_size = 128;
+inline constexpr std::size_t block_header_size = 8;
+
+/// DYN_DATA word type (bits 6..0 of each u32 item, "generation C").
+enum class dyn_type : std::uint8_t {
+  func = 0,
+  node_set = 1,
+  node_wait = 2,
+  cdma = 3,
+  gde = 4,
+  sort = 5,
+  nms = 6,
+  vsdma = 7,
+  des_tiu = 8,
+  des_gdma = 9,
+  des_sdma = 10,
+  des_cdma = 11,
+  id_reset = 12,
+  rvt_node_set = 13,
+  batch_idx = 14,
+  func_end = 15,
+  custom = 100,
+  unknown = 127,
+};
+
+/// Fields of one DYN_DATA word: type 7 b | engine 3 b | tsk 5 b | eu 5 b | extra 12 b.
+struct dyn_word {
+  std::uint32_t raw = 0;
+  constexpr std::uint8_t type() const noexcept { return raw & 0x7F; }
+  constexpr std::uint8_t engine() const noexcept { return (raw >> 7) & 0x7; }
+  constexpr std::uint8_t tsk() const noexcept { return (raw >> 10) & 0x1F; }
+  constexpr std::uint8_t eu() const noexcept { return (raw >> 15) & 0x1F; }
+  constexpr std::uint16_t extra() const noexcept { return static_cast<std::uint16_t>(raw >> 20); }
+  /// Everything above the type field (FUNC length, DES offset, BATCH_IDX value).
+  constexpr std::uint32_t packed() const noexcept { return raw >> 7; }
+
+  static constexpr dyn_word make(std::uint32_t type, std::uint32_t engine, std::uint32_t tsk,
+                                 std::uint32_t eu, std::uint32_t extra) noexcept {
+    return {(type & 0x7F) | (engine & 7) << 7 | (tsk & 0x1F) << 10 | (eu & 0x1F) << 15 |
+            (extra & 0xFFF) << 20};
+  }
+};
+
+/// Memory kinds in DYN_DATA extra_info (2 bits each) and address tags.
+enum class mem_kind : std::uint8_t { ddr = 0, l2m = 1, lmem = 2, none = 0xFF };
+
+constexpr std::string_view name(mem_kind m) noexcept {
+  switch (m) {
+    case mem_kind::ddr:
+      return "DDR";
+    case mem_kind::l2m:
+      return "L2M";
+    case mem_kind::lmem:
+      return "LMEM";
+    default:
+      return "";
+  }
+}
+
+/// Memory kind of a 45-bit DMA address from its tag (address bits 44..40).
+constexpr mem_kind mem_of_tag(std::uint32_t tag) noexcept {
+  if (tag < 30) return mem_kind::ddr;
+  return tag == 30 ? mem_kind::l2m : mem_kind::lmem;
+}
+
+/// Data-type codes (DATATYPE of the vendor tools); 10..15 are not defined.
+inline constexpr std::array<std::string_view, 10> dtype_names{
+    "INT8", "FP16", "FP32", "INT16", "INT32", "BFP16", "INT4", "FP8", "FP20", "TF32"};
+
+/// Engine numbering used inside DYN_DATA words; differs between AKS and AKSV.
+/// -1 = the chip has no such engine.
+struct dyn_engine_ids {
+  int bd = 0;
+  int gdma = 1;
+  int hau = 2;
+  int sdma = 3;
+  int cdma = 4;
+  int vsdma = 5;
+};
+
+/// Which SG2260-family chip (register layouts and command lengths differ).
+enum class cdm_chip_kind : std::uint8_t { aks, aksv };
+
+/// System-command type codes (TIU tsk_typ / DMA cmd_type / CDMA cmd_type).
+inline constexpr std::uint8_t tiu_sys_code = 15;
+inline constexpr std::uint8_t dma_sys_code = 6;
+inline constexpr std::uint8_t cdma_sys_code = 7;
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm/format.hpp>
+
+namespace tpuprof::cdm {
+
+/// A chip_traits that also describes the cdm dump layout.
+template <class T>
+concept cdm_chip = chip_traits<T> && requires {
+  { T::cdma_port_count } -> std::convertible_to<unsigned>;  ///< CDMA ports (file cdma_P)
+  { T::arch_ids[0] } -> std::convertible_to<int>;           ///< `arch=` values in global.profile
+  { T::arch_ids.size() } -> std::convertible_to<std::size_t>;
+  { T::dyn_engines } -> std::convertible_to<dyn_engine_ids>;    ///< DYN_DATA engine numbers
+  { T::rvt_wrap_limit } -> std::convertible_to<std::uint32_t>;  ///< 0 = no RVT id wrap
+  { T::init_cmd_num } -> std::convertible_to<unsigned>;  ///< profiler init records per engine
+  { T::kind } -> std::convertible_to<cdm_chip_kind>;     ///< register layout variant
+};
+
+/// True when `arch` (the global.profile value) names chip C.
+template <cdm_chip C>
+constexpr bool matches_arch(long long arch) noexcept {
+  for (auto a : C::arch_ids)
+    if (a == arch) return true;
+  return false;
+}
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm/chip.hpp>
+
+namespace tpuprof::chips {
+
+/// SG2260 / BM1690. `arch=5` (model-runtime, old tpuDNN) or `arch=8800` (0x2260).
+struct aks {
+  static constexpr std::string_view name = "SG2260";
+  static constexpr std::string_view cli_name = "aks";
+  /// Vendor-tool name ("Chip Arch" in bigTpuProfile output).
+  static constexpr std::string_view vendor_name = "AKS";
+  static constexpr unsigned core_count = 8;
+  static constexpr unsigned cdma_port_count = 11;
+  /// PMU cycle counters run at 1 GHz for TIU and DMA (AKS_defs BD_FREQ/GDMA_FREQ).
+  static constexpr double tiu_freq_mhz = 1000;
+  static constexpr double dma_freq_mhz = 1000;
+  static constexpr std::array<int, 2> arch_ids{5, 8800};
+  /// EngineType: BD 0, GDMA 1, HAU 2, SDMA 3, CDMA 4, VSDMA 5.
+  static constexpr cdm::dyn_engine_ids dyn_engines{0, 1, 2, 3, 4, 5};
+  /// AKS never inserts RVT wrap commands.
+  static constexpr std::uint32_t rvt_wrap_limit = 0;
+  static constexpr unsigned init_cmd_num = 2;
+  static constexpr cdm::cdm_chip_kind kind = cdm::cdm_chip_kind::aks;
+
+  static constexpr bool has_engine(engine e) noexcept {
+    return e == engine::tiu || e == engine::gdma || e == engine::sdma || e == engine::cdma ||
+           e == engine::kernel_function;
+  }
+};
+
+static_assert(chip_traits<aks>);
+static_assert(cdm::cdm_chip<aks>);
+
+}  // namespace tpuprof::chips
+// ---- end <tpuprof/chips/aks.hpp>
+// ---- begin <tpuprof/chips/aksv.hpp>
+/// aksv: traits of AKSV = SG2260E = BM1690E, 4 cores, 10 CDMA ports, no HAU.
+
+
+
+namespace tpuprof::chips {
+
+/// SG2260E. `arch=6` (model-runtime) or `arch=140814` (0x2260E).
+struct aksv {
+  static constexpr std::string_view name = "SG2260E";
+  static constexpr std::string_view cli_name = "aksv";
+  static constexpr std::string_view vendor_name = "AKSV";
+  static constexpr unsigned core_count = 4;
+  static constexpr unsigned cdma_port_count = 10;
+  static constexpr double tiu_freq_mhz = 1000;
+  static constexpr double dma_freq_mhz = 1000;
+  static constexpr std::array<int, 2> arch_ids{6, 140814};
+  /// EngineType: BD 0, GDMA 1, SDMA 2, CDMA 3, VSDMA 4 (HAU removed).
+  static constexpr cdm::dyn_engine_ids dyn_engines{0, 1, -1, 2, 3, 4};
+  /// RVT command ids wrap at 0x3FFFF: the runtime resets TIU/GDMA counters there.
+  static constexpr std::uint32_t rvt_wrap_limit = 0x3FFFF;
+  static constexpr unsigned init_cmd_num = 2;
+  static constexpr cdm::cdm_chip_kind kind = cdm::cdm_chip_kind::aksv;
+
+  static constexpr bool has_engine(engine e) noexcept {
+    return e == engine::tiu || e == engine::gdma || e == engine::sdma || e == engine::cdma ||
+           e == engine::kernel_function;
+  }
+};
+
+static_assert(chip_traits<aksv>);
+static_assert(cdm::cdm_chip<aksv>);
+
+}  // namespace tpuprof::chips
+// ---- end <tpuprof/chips/aksv.hpp>
+// ---- begin <tpuprof/chips/bm1684x.hpp>
+/// BM1684X: one core, TIU + GDMA, `bmprofile_data-N` dumps (format-bm1684x.md).
+
+
+// ---- begin <tpuprof/decode/bmprofile/chip.hpp>
+/// bmprofile_chip: what a chip must describe for the bmprofile_data-N decoder
+/// (BM1684X now; BM1684 and BM1688 are the same container with other tables).
+
+
+
+namespace tpuprof::bmprofile {
+
+/// One framed command of a cmd_*.dat buffer: its length and identity.
+struct command_frame {
+  unsigned length = 0;       ///< bytes
+  std::string_view op;       ///< op name, e.g. "arith.cast"
+  std::uint32_t cmd_id = 0;  ///< own id (bd_id / gdma_id)
+  std::uint32_t dep_id = 0;  ///< id of the other engine's command it waits for
+  unsigned type = 0;         ///< tsk_typ / cmd_type
+  unsigned eu = 0;           ///< tsk_eu_typ / special function
+};
+
+/// Bit layout of the 64-bit id of an MCU NODE_SET / NODE_WAIT record.
+struct node_set_layout {
+  unsigned bd_lo, bd_width, gdma_lo, gdma_width, engine_lo, engine_width, func_lo, func_width,
+      parallel_bit, version_lo;
+};
+
+template <class T>
+concept bmprofile_chip = chip_traits<T> && requires(std::uint64_t w) {
+  { T::arch_id } -> std::convertible_to<int>;
+  { T::arch_name } -> std::convertible_to<std::string_view>;
+  { T::period_fixed } -> std::convertible_to<bool>;
+  { T::tiu_record_size } -> std::convertible_to<std::size_t>;
+  { T::gdma_record_size } -> std::convertible_to<std::size_t>;
+  { T::id_width } -> std::convertible_to<unsigned>;
+  { T::gdma_inst_id_bits } -> std::convertible_to<unsigned>;
+  { T::node_set } -> std::convertible_to<node_set_layout>;
+  { T::bd_func_names[0] } -> std::convertible_to<std::string_view>;
+  { T::gdma_func_names[0] } -> std::convertible_to<std::string_view>;
+  { T::frame_tiu(w) } -> std::same_as<std::optional<command_frame>>;
+  { T::frame_gdma(w, w) } -> std::same_as<std::optional<command_frame>>;
+  { T::realigns_after(std::string_view{}) } -> std::same_as<bool>;
+};
+
+}  // namespace tpuprof::bmprofile
+// ---- end <tpuprof/decode/bmprofile/chip.hpp>
 
 namespace tpuprof::chips {
 
@@ -696,113 +1807,6 @@ static_assert(bmprofile::bmprofile_chip<bm1684x>);
 /// u32 len, len bytes` until EOF; plus the SUMMARY, COMMAND and DYN records.
 
 
-// ---- begin <tpuprof/diagnostics.hpp>
-/// decode_diagnostics: data loss and oddities found while decoding, counted
-/// per kind and kept with the first few locations. Never silent.
-
-
-namespace tpuprof {
-
-/// What can go wrong without stopping the decode.
-enum class diag : std::uint8_t {
-  id_wrap,            ///< a 16-bit command id wrapped (unwrapped by +65536)
-  cycle_wrap,         ///< a 32-bit cycle counter wrapped (unwrapped by +2^32)
-  unmatched_record,   ///< PMU record paired with no command
-  unmatched_command,  ///< command with no PMU record
-  invalid_record,     ///< record with 0xFFFFFFFF fields (not ended / not written)
-  empty_block,        ///< zero-length or missing data block
-  unknown_enum,       ///< enum value outside the known table
-  truncated_tail,     ///< partial record at the end of a block, ignored
-  buffer_full,        ///< record count reached the buffer capacity: later records lost
-  default_frequency,  ///< clock frequency missing or 0: a default was used
-  out_of_order,       ///< records out of time order, repaired
-  skipped_block,      ///< unknown block type, skipped
-  inserted_record,    ///< matcher: command without record (edit-distance insert)
-  deleted_record,     ///< matcher: record without command (edit-distance delete)
-  missing_file,       ///< an expected file is absent
-  other,
-};
-
-inline constexpr std::size_t diag_count = 16;
-
-inline constexpr std::array<std::string_view, diag_count> diag_names{
-    "id_wrap",         "cycle_wrap",        "unmatched_record", "unmatched_command",
-    "invalid_record",  "empty_block",       "unknown_enum",     "truncated_tail",
-    "buffer_full",     "default_frequency", "out_of_order",     "skipped_block",
-    "inserted_record", "deleted_record",    "missing_file",     "other"};
-
-constexpr std::string_view name(diag d) noexcept {
-  auto i = static_cast<std::size_t>(d);
-  return i < diag_count ? diag_names[i] : std::string_view{"?"};
-}
-
-/// True for kinds that mean events or data were lost (drive `--strict`).
-constexpr bool is_data_loss(diag d) noexcept {
-  switch (d) {
-    case diag::unmatched_record:
-    case diag::unmatched_command:
-    case diag::invalid_record:
-    case diag::truncated_tail:
-    case diag::buffer_full:
-    case diag::deleted_record:
-    case diag::missing_file:
-      return true;
-    default:
-      return false;
-  }
-}
-
-/// Counters plus the first `max_notes` messages (file, offset, text).
-class decode_diagnostics {
- public:
-  struct note {
-    diag kind;
-    std::string file;
-    std::uint64_t offset;  ///< byte offset in `file`, or ~0 when not applicable
-    std::string text;
-  };
-  static constexpr std::size_t max_notes = 64;
-
-  void add(diag kind, std::string_view file, std::uint64_t offset, std::string_view text,
-           std::uint64_t n = 1) {
-    counts_[static_cast<std::size_t>(kind)] += n;
-    if (notes_.size() < max_notes)
-      notes_.push_back({kind, std::string(file), offset, std::string(text)});
-  }
-  /// Counts without a note (for per-record events on hot paths).
-  void count(diag kind, std::uint64_t n = 1) noexcept {
-    counts_[static_cast<std::size_t>(kind)] += n;
-  }
-
-  std::uint64_t operator[](diag kind) const noexcept {
-    return counts_[static_cast<std::size_t>(kind)];
-  }
-  const std::vector<note>& notes() const noexcept { return notes_; }
-
-  std::uint64_t total() const noexcept {
-    std::uint64_t t = 0;
-    for (auto c : counts_) t += c;
-    return t;
-  }
-  /// True when any kind that loses data was seen.
-  bool data_loss() const noexcept {
-    for (std::size_t i = 0; i < diag_count; ++i)
-      if (counts_[i] && is_data_loss(static_cast<diag>(i))) return true;
-    return false;
-  }
-  void merge(const decode_diagnostics& o) {
-    for (std::size_t i = 0; i < diag_count; ++i) counts_[i] += o.counts_[i];
-    for (const auto& n : o.notes_)
-      if (notes_.size() < max_notes) notes_.push_back(n);
-  }
-
- private:
-  std::array<std::uint64_t, diag_count> counts_{};
-  std::vector<note> notes_;
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/diagnostics.hpp>
 
 namespace tpuprof::bmprofile {
 
@@ -1259,189 +2263,6 @@ inline global_profile parse_global_profile(const io::byte_reader& r, decode_diag
 /// materialized_trace, the owning in-memory form (tests, merges, generators).
 
 
-// ---- begin <tpuprof/event.hpp>
-/// engine_event: the one record type that flows from decoders to views and sinks.
-
-
-// ---- begin <tpuprof/names.hpp>
-/// Interned strings: events carry 16-bit ids, the decoded trace owns the text.
-
-
-namespace tpuprof {
-
-/// Id of an interned name; 0 is always the empty name ("unknown").
-using name_id = std::uint16_t;
-
-/// Append-only string interner. Ids are stable; string_views stay valid for
-/// the table's lifetime (storage is a deque, never reallocated).
-class name_table {
- public:
-  name_table() { intern(""); }
-
-  /// Returns the id of `s`, adding it if new. Past 65535 names every new
-  /// name maps to id 0 and overflowed() becomes true (counted, not silent).
-  name_id intern(std::string_view s) {
-    if (auto it = index_.find(s); it != index_.end()) return it->second;
-    if (storage_.size() > 0xFFFF) {
-      ++overflowed_;
-      return 0;
-    }
-    const std::string& owned = storage_.emplace_back(s);
-    auto id = static_cast<name_id>(storage_.size() - 1);
-    views_.push_back(owned);
-    index_.emplace(owned, id);
-    return id;
-  }
-
-  /// Text of `id`; "" for an id this table never issued.
-  std::string_view operator[](name_id id) const noexcept {
-    return id < views_.size() ? views_[id] : std::string_view{};
-  }
-
-  std::size_t size() const noexcept { return views_.size(); }
-  /// Names that did not fit the 16-bit id space.
-  std::size_t overflowed() const noexcept { return overflowed_; }
-
- private:
-  std::deque<std::string> storage_;
-  std::vector<std::string_view> views_;
-  std::unordered_map<std::string_view, name_id> index_;
-  std::size_t overflowed_ = 0;
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/names.hpp>
-
-namespace tpuprof {
-
-/// One command on one engine queue (or one derived span: layer, function, MCU).
-/// 64 bytes: sized for millions of events in memory; names are interned ids
-/// (text in trace_info::names) so the struct stays flat.
-struct engine_event {
-  /// Cycles on the decoder's common timeline (after unwrap, alignment, shift).
-  std::uint64_t begin_cycle = 0;
-  std::uint64_t end_cycle = 0;
-  /// Nanoseconds on the same timeline (cycle * 1000 / MHz of the engine clock).
-  double begin_ns = 0;
-  double end_ns = 0;
-  /// Bytes moved (DMA); 0 for compute or when unknown (see has_bytes()).
-  std::uint64_t bytes = 0;
-  /// Hardware command id (unwrapped), as the vendor tools print it.
-  std::uint32_t cmd_id = 0;
-  /// Compiler layer id; -1 = none.
-  std::int32_t layer_id = -1;
-  /// alg ops / arch ops; NaN = unknown (never 0 for unknown).
-  float uarch_rate = std::numeric_limits<float>::quiet_NaN();
-  /// Op name (e.g. "arith.cast", "dma.tensor", "MM2_NN"); 0 = unknown.
-  name_id op = 0;
-  /// Op type / function class (e.g. "AR", "TENSOR", "mm/mm2"); 0 = unknown.
-  name_id op_type = 0;
-  /// Kernel function the command ran in (SG2260 FUNC records); 0 = none.
-  name_id function = 0;
-  /// Chip-specific: kernel-function instance (SG2260) or subnet index (BM1684X).
-  std::uint16_t group = 0;
-  std::uint8_t device = 0;
-  /// Core for per-core engines; port for CDMA.
-  std::uint8_t unit = 0;
-  tpuprof::engine engine = tpuprof::engine::tiu;
-  /// Low 4 bits: direction; high bits: flags below.
-  std::uint8_t dir_flags = 0;
-
-  static constexpr std::uint8_t flag_matched = 0x10;    ///< PMU record paired with a command
-  static constexpr std::uint8_t flag_has_bytes = 0x20;  ///< `bytes` is known
-  static constexpr std::uint8_t flag_invalid = 0x40;    ///< record carries 0xFFFFFFFF fields
-
-  constexpr tpuprof::direction dir() const noexcept {
-    return static_cast<tpuprof::direction>(dir_flags & 0x0F);
-  }
-  constexpr void set_dir(tpuprof::direction d) noexcept {
-    dir_flags =
-        static_cast<std::uint8_t>((dir_flags & 0xF0) | (static_cast<std::uint8_t>(d) & 0x0F));
-  }
-  constexpr bool matched() const noexcept { return (dir_flags & flag_matched) != 0; }
-  constexpr bool has_bytes() const noexcept { return (dir_flags & flag_has_bytes) != 0; }
-  constexpr void set_flag(std::uint8_t f, bool on = true) noexcept {
-    dir_flags = static_cast<std::uint8_t>(on ? (dir_flags | f) : (dir_flags & ~f));
-  }
-  /// Duration in cycles of the engine clock.
-  constexpr std::uint64_t cycles() const noexcept {
-    return end_cycle >= begin_cycle ? end_cycle - begin_cycle : 0;
-  }
-  constexpr double dur_ns() const noexcept { return end_ns - begin_ns; }
-  /// Bytes per ns = GB/s (10^9); NaN when unknown or zero duration.
-  double bandwidth_gbps() const noexcept {
-    double d = dur_ns();
-    if (!has_bytes() || !(d > 0)) return std::numeric_limits<double>::quiet_NaN();
-    return static_cast<double>(bytes) / d;
-  }
-};
-
-static_assert(sizeof(engine_event) == 64, "engine_event must stay 64 bytes");
-
-}  // namespace tpuprof
-// ---- end <tpuprof/event.hpp>
-// ---- begin <tpuprof/trace_info.hpp>
-/// trace_info: what a decoder knows about a whole dump (chip, clocks, tracks,
-/// names, diagnostics). Sinks and views read it next to the event range.
-
-
-
-namespace tpuprof {
-
-/// One event queue: an engine of one core (or CDMA port) of one device.
-struct track {
-  std::uint8_t device = 0;
-  std::uint8_t unit = 0;  ///< core, or CDMA port
-  engine eng = engine::tiu;
-  double freq_mhz = 1000;     ///< clock of this queue's cycle counter
-  std::uint64_t records = 0;  ///< raw PMU records read (before trimming)
-  std::uint64_t events = 0;   ///< events the decoder yields on this track
-
-  friend bool operator==(const track& a, const track& b) noexcept {
-    return a.device == b.device && a.unit == b.unit && a.eng == b.eng;
-  }
-};
-
-/// Stable order for track trees: device, then core, then engine.
-inline bool track_less(const track& a, const track& b) noexcept {
-  if (a.device != b.device) return a.device < b.device;
-  bool ac = a.eng == engine::cdma, bc = b.eng == engine::cdma;
-  if (ac != bc) return bc;  // CDMA ports after all cores
-  if (a.unit != b.unit) return a.unit < b.unit;
-  return a.eng < b.eng;
-}
-
-/// Everything about a decoded dump except the events themselves.
-struct trace_info {
-  std::string chip;    ///< "BM1684X", "SG2260", ...
-  std::string source;  ///< directory or memory label
-  unsigned devices = 1;
-  unsigned cores = 1;
-  std::string mode;           ///< e.g. "static", "mode 1 (condensed commands)"
-  std::vector<track> tracks;  ///< every queue with events, in track_less order
-  name_table names;           ///< text of engine_event::op / ::function ids
-  decode_diagnostics diagnostics;
-  /// Free-form facts for `info` (net name, tpu_freq, max_record_num, ...).
-  std::vector<std::pair<std::string, std::string>> properties;
-  /// Time span of hardware events on the common timeline, ns.
-  double begin_ns = 0;
-  double end_ns = 0;
-
-  const track* find_track(std::uint8_t device, std::uint8_t unit, engine e) const noexcept {
-    for (const auto& t : tracks)
-      if (t.device == device && t.unit == unit && t.eng == e) return &t;
-    return nullptr;
-  }
-  std::string_view property(std::string_view key) const noexcept {
-    for (const auto& [k, v] : properties)
-      if (k == key) return v;
-    return {};
-  }
-  void sort_tracks() { std::stable_sort(tracks.begin(), tracks.end(), track_less); }
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/trace_info.hpp>
 
 namespace tpuprof {
 
@@ -1482,197 +2303,6 @@ materialized_trace materialize(const T& t) {
 
 }  // namespace tpuprof
 // ---- end <tpuprof/decode/decoded_trace.hpp>
-// ---- begin <tpuprof/io/dump_files.hpp>
-/// dump_files: the set of files of one dump, from a directory (memory-mapped)
-/// or from caller-owned buffers. Decoders read only through this.
-
-
-// ---- begin <tpuprof/io/mapped_file.hpp>
-/// Read-only memory-mapped file (POSIX), with a read() fallback for files
-/// that cannot be mapped (pipes, /proc).
-
-
-
-
-namespace tpuprof::io {
-
-/// Owns a mapping of a whole file. Move-only. Empty files map to an empty span.
-class mapped_file {
- public:
-  mapped_file() = default;
-  /// Throws decode_error (no offset) when the file cannot be opened or read.
-  explicit mapped_file(const std::string& path) : path_(path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw decode_error(path, decode_error::no_offset, std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      int e = errno;
-      ::close(fd);
-      throw decode_error(path, decode_error::no_offset, std::strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-      ::close(fd);
-      throw decode_error(path, decode_error::no_offset, "is a directory, expected a file");
-    }
-    if (S_ISREG(st.st_mode) && st.st_size > 0) {
-      void* p =
-          ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p != MAP_FAILED) {
-        data_ = static_cast<const std::byte*>(p);
-        size_ = static_cast<std::size_t>(st.st_size);
-        mapped_ = true;
-        ::close(fd);
-        return;
-      }
-    }
-    // Fallback: read it (non-regular files, or mmap refused).
-    std::byte buf[65536];
-    for (;;) {
-      ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        int e = errno;
-        ::close(fd);
-        throw decode_error(path, decode_error::no_offset, std::strerror(e));
-      }
-      if (n == 0) break;
-      copy_.insert(copy_.end(), buf, buf + n);
-    }
-    ::close(fd);
-    data_ = copy_.data();
-    size_ = copy_.size();
-  }
-  mapped_file(mapped_file&& o) noexcept { swap(o); }
-  mapped_file& operator=(mapped_file&& o) noexcept {
-    if (this != &o) {
-      mapped_file tmp(std::move(o));
-      swap(tmp);
-    }
-    return *this;
-  }
-  mapped_file(const mapped_file&) = delete;
-  mapped_file& operator=(const mapped_file&) = delete;
-  ~mapped_file() {
-    if (mapped_ && data_) ::munmap(const_cast<std::byte*>(data_), size_);
-  }
-
-  std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
-  const std::string& path() const noexcept { return path_; }
-
- private:
-  void swap(mapped_file& o) noexcept {
-    std::swap(path_, o.path_);
-    std::swap(data_, o.data_);
-    std::swap(size_, o.size_);
-    std::swap(mapped_, o.mapped_);
-    std::swap(copy_, o.copy_);
-    if (!mapped_) data_ = copy_.empty() ? nullptr : copy_.data();
-    if (!o.mapped_) o.data_ = o.copy_.empty() ? nullptr : o.copy_.data();
-  }
-  std::string path_;
-  const std::byte* data_ = nullptr;
-  std::size_t size_ = 0;
-  bool mapped_ = false;
-  std::vector<std::byte> copy_;
-};
-
-}  // namespace tpuprof::io
-// ---- end <tpuprof/io/mapped_file.hpp>
-
-namespace tpuprof::io {
-
-/// Named byte buffers. Entries made by from_memory() borrow the caller's bytes
-/// (which must outlive this object); entries of open_directory() are mapped
-/// lazily on first access and owned here.
-class dump_files {
- public:
-  struct memory_file {
-    std::string name;
-    std::span<const std::byte> bytes;
-  };
-
-  /// Lists the regular files directly inside `dir`. Throws decode_error when
-  /// `dir` does not exist or is not a directory.
-  static dump_files open_directory(const std::filesystem::path& dir) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec))
-      throw decode_error(
-          dir.string(), decode_error::no_offset,
-          std::filesystem::exists(dir, ec) ? "not a directory" : "no such directory");
-    dump_files d;
-    d.label_ = dir.string();
-    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-      if (!e.is_regular_file(ec)) continue;
-      d.entries_.push_back(std::make_unique<entry>(
-          entry{e.path().filename().string(), e.path().string(), {}, {}, false}));
-    }
-    if (ec) throw decode_error(dir.string(), decode_error::no_offset, ec.message());
-    d.sort();
-    return d;
-  }
-
-  /// Wraps caller-owned buffers; no file system access at all.
-  static dump_files from_memory(std::vector<memory_file> files, std::string label = "<memory>") {
-    dump_files d;
-    d.label_ = std::move(label);
-    for (auto& f : files)
-      d.entries_.push_back(
-          std::make_unique<entry>(entry{f.name, d.label_ + "/" + f.name, f.bytes, {}, true}));
-    d.sort();
-    return d;
-  }
-
-  /// Directory path or memory label, for messages.
-  const std::string& label() const noexcept { return label_; }
-
-  /// File names, sorted.
-  std::vector<std::string_view> names() const {
-    std::vector<std::string_view> v;
-    for (const auto& e : entries_) v.push_back(e->name);
-    return v;
-  }
-  bool contains(std::string_view name) const { return find_entry(name) != nullptr; }
-
-  /// Reader over the named file, or nullopt when absent. Maps on first use.
-  std::optional<byte_reader> find(std::string_view name) const {
-    entry* e = find_entry(name);
-    if (!e) return std::nullopt;
-    if (!e->loaded) {
-      e->map = mapped_file(e->path);
-      e->bytes = e->map.bytes();
-      e->loaded = true;
-    }
-    return byte_reader(e->bytes, e->path);
-  }
-  /// Like find() but throws decode_error "missing file" when absent.
-  byte_reader get(std::string_view name) const {
-    if (auto r = find(name)) return *r;
-    throw decode_error(label_ + "/" + std::string(name), decode_error::no_offset, "missing file");
-  }
-
- private:
-  struct entry {
-    std::string name;
-    std::string path;  ///< full path (or label/name), used in error messages
-    std::span<const std::byte> bytes;
-    mapped_file map;
-    bool loaded;
-  };
-  entry* find_entry(std::string_view name) const {
-    auto it = std::lower_bound(entries_.begin(), entries_.end(), name,
-                               [](const auto& e, std::string_view n) { return e->name < n; });
-    return (it != entries_.end() && (*it)->name == name) ? it->get() : nullptr;
-  }
-  void sort() {
-    std::sort(entries_.begin(), entries_.end(),
-              [](const auto& a, const auto& b) { return a->name < b->name; });
-  }
-  std::string label_;
-  std::vector<std::unique_ptr<entry>> entries_;
-};
-
-}  // namespace tpuprof::io
-// ---- end <tpuprof/io/dump_files.hpp>
 
 namespace tpuprof {
 
@@ -2533,73 +3163,2574 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
 
 }  // namespace tpuprof
 // ---- end <tpuprof/decode/bmprofile_decoder.hpp>
-// ---- begin <tpuprof/io/atomic_file.hpp>
-/// atomic_file: buffered output that appears under its final name only when
-/// committed (temp file + fsync + rename); a failure never leaves a half file.
+// ---- begin <tpuprof/decode/cdm/global.hpp>
+/// cdm_global: `global.profile` of an SG2260-family dump, and detection of the
+/// chip from its `arch=` line.
 
 
 
-namespace tpuprof::io {
+namespace tpuprof::cdm {
 
-/// Thrown for output failures (disk full, permission); distinct from decode_error.
-class output_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+/// Parsed `global.profile` (text key=value lines; unknown keys are kept).
+struct global_profile {
+  std::optional<long long> arch;
+  std::uint64_t arch_offset = 0;  ///< byte offset of the `arch=` line
+  bool bmodel = false;            ///< a line containing "bmodel" (bmodel capture path)
+  std::uint64_t max_record_num = 0;
+  std::optional<double> tpu_freq_mhz;
+  std::optional<std::int64_t> tail_offset_ns;
+  /// Every `<name>_record=<n>` line, in file order (core0_tiu_record, cdma_port0_record...).
+  std::vector<std::pair<std::string, std::uint64_t>> record_counts;
+  std::vector<std::pair<std::string, std::string>> other;
+
+  /// Value of `<key>_record`, or nullopt.
+  std::optional<std::uint64_t> record_count(std::string_view key) const {
+    for (const auto& [k, v] : record_counts)
+      if (k == key) return v;
+    return std::nullopt;
+  }
 };
 
-/// Writes to "<path>.tmp.<pid>" and renames to `path` in commit(). Destroying
-/// it uncommitted removes the temp file.
-class atomic_file {
- public:
-  explicit atomic_file(std::filesystem::path path) : path_(std::move(path)) {
-    tmp_ = path_;
-    tmp_ += ".tmp." + std::to_string(::getpid());
-    f_ = std::fopen(tmp_.c_str(), "wb");
-    if (!f_) throw output_error(path_.string() + ": cannot create: " + std::strerror(errno));
-    std::setvbuf(f_, nullptr, _IOFBF, 1 << 16);
-  }
-  atomic_file(const atomic_file&) = delete;
-  atomic_file& operator=(const atomic_file&) = delete;
-  ~atomic_file() {
-    if (f_) {
-      std::fclose(f_);
-      std::error_code ec;
-      std::filesystem::remove(tmp_, ec);
+namespace detail {
+inline std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+template <class T>
+bool parse_number(std::string_view s, T& v) noexcept {
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  return r.ec == std::errc{} && r.ptr == s.data() + s.size();
+}
+}  // namespace detail
+
+/// Parses `global.profile`. Throws decode_error (with the line's byte offset) for
+/// a number that does not parse; a missing `arch` is checked by the caller.
+inline global_profile parse_global_profile(const io::byte_reader& r) {
+  global_profile g;
+  const auto* base = reinterpret_cast<const char*>(r.bytes().data());
+  std::string_view text(base, r.size());
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    const std::size_t line_off = pos;
+    std::string_view line = detail::trim(text.substr(pos, eol - pos));
+    pos = eol + 1;
+    if (line.empty()) continue;
+    if (line.find("bmodel") != std::string_view::npos) {
+      g.bmodel = true;
+      continue;
     }
+    auto eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    auto key = detail::trim(line.substr(0, eq));
+    auto value = detail::trim(line.substr(eq + 1));
+    auto bad = [&](std::string_view what) {
+      r.fail(line_off, std::string(what) + " '" + std::string(value) + "' is not a number");
+    };
+    if (key == "arch") {
+      long long a = 0;
+      if (!detail::parse_number(value, a)) bad("arch");
+      if (!g.arch) {  // the first arch line wins
+        g.arch = a;
+        g.arch_offset = line_off;
+      }
+    } else if (key == "max_record_num") {
+      if (!detail::parse_number(value, g.max_record_num)) bad("max_record_num");
+    } else if (key == "tpu_freq") {
+      double f = 0;
+      if (!detail::parse_number(value, f)) bad("tpu_freq");
+      g.tpu_freq_mhz = f;
+    } else if (key == "tail_offset_ns") {
+      std::int64_t t = 0;
+      if (!detail::parse_number(value, t)) bad("tail_offset_ns");
+      g.tail_offset_ns = t;
+    } else if (key.size() > 7 && key.substr(key.size() - 7) == "_record") {
+      std::uint64_t n = 0;
+      if (!detail::parse_number(value, n)) bad(key);
+      g.record_counts.emplace_back(std::string(key.substr(0, key.size() - 7)), n);
+    } else {
+      g.other.emplace_back(std::string(key), std::string(value));
+    }
+  }
+  return g;
+}
+
+/// What detect_cdm() found.
+struct cdm_detection {
+  cdm_chip_kind chip;
+  long long arch;
+  bool bmodel;
+};
+
+/// Detects an SG2260-family dump: global.profile plus at least one
+/// `cdmlib*.profile`, with an `arch` of AKS (5, 8800) or AKSV (6, 140814).
+/// Returns nullopt when the files do not look like such a dump (any other
+/// arch, no core file, no global.profile, unreadable global.profile).
+inline std::optional<cdm_detection> detect_cdm(const io::dump_files& files) {
+  auto g = files.find("global.profile");
+  if (!g) return std::nullopt;
+  bool has_core = false;
+  for (auto n : files.names())
+    if (n.starts_with("cdmlib") && n.ends_with(".profile")) has_core = true;
+  if (!has_core) return std::nullopt;
+  global_profile gp;
+  try {
+    gp = parse_global_profile(*g);
+  } catch (const decode_error&) {
+    return std::nullopt;
+  }
+  if (!gp.arch) return std::nullopt;
+  if (matches_arch<chips::aks>(*gp.arch))
+    return cdm_detection{cdm_chip_kind::aks, *gp.arch, gp.bmodel};
+  if (matches_arch<chips::aksv>(*gp.arch))
+    return cdm_detection{cdm_chip_kind::aksv, *gp.arch, gp.bmodel};
+  return std::nullopt;
+}
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm/global.hpp>
+// ---- begin <tpuprof/decode/cdm_decoder.hpp>
+/// cdm_decoder: decodes an SG2260-family dump (AKS, AKSV) into engine_events:
+/// the operator path (DYN_DATA, modes 0/1/2, bigTpuProfile rules) and the
+/// bmodel path (BLOCK_DES_*, tpu-mlir PerfAI rules). docs/chips/aks.md lists
+/// every deliberate difference from the vendor tools.
+
+
+// ---- begin <tpuprof/decode/cdm/blocks.hpp>
+/// cdm_blocks: the TLV block container of `cdmlib*.profile` / `cdma*.profile`.
+
+
+
+namespace tpuprof::cdm {
+
+/// One block: its type and a reader over its content (offsets are file offsets).
+struct block {
+  block_type type;
+  io::byte_reader content;
+  std::uint64_t header_offset = 0;  ///< file offset of the 8-byte header
+};
+
+/// Splits a file into blocks. Throws decode_error at the header's offset for a
+/// partial header, an unknown type or a length past the end of the file (the
+/// vendor decoder raises on the same three conditions). Never allocates more
+/// than one entry per 8 bytes of input.
+inline std::vector<block> read_blocks(const io::byte_reader& file) {
+  std::vector<block> out;
+  std::size_t off = 0;
+  const std::size_t n = file.size();
+  while (off < n) {
+    if (n - off < block_header_size)
+      file.fail(off, "truncated block header: " + std::to_string(n - off) + " of 8 bytes");
+    const std::uint32_t type = file.u32(off);
+    const std::uint32_t len = file.u32(off + 4);
+    if (!is_known_block_type(type)) file.fail(off, "unknown block type " + std::to_string(type));
+    if (len > n - off - block_header_size)
+      file.fail(off, "block type " + std::to_string(type) + " declares " + std::to_string(len) +
+                         " bytes, only " + std::to_string(n - off - block_header_size) + " left");
+    out.push_back({static_cast<block_type>(type), file.sub(off + block_header_size, len), off});
+    off += block_header_size + len;
+  }
+  return out;
+}
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm/blocks.hpp>
+// ---- begin <tpuprof/decode/cdm/commands.hpp>
+/// cdm_commands: the command side of an SG2260-family dump: register-level
+/// decoding of command buffers (mode 2 DYN_EXTRA, BLOCK_DES_*, BLOCK_DES_KV)
+/// into classes and op names (format-sg2260.md §2.8).
+
+
+
+namespace tpuprof::cdm {
+
+/// One command of an engine's command list. Condensed nodes (DYN_DATA), DES
+/// references and register-decoded commands share this form. 40 bytes.
+struct command {
+  enum kind_t : std::uint8_t { node, des_ref, decoded };
+  enum mode_t : std::uint8_t { mode_none, tdi, rvt, des };
+
+  std::uint32_t id = 0;  ///< DYN counter (0-based) or decoded cmd_id (1-based)
+  kind_t kind = node;
+  mode_t mode = mode_none;
+  std::uint8_t tsk = 0;     ///< TIU tsk_typ / DMA, CDMA cmd_type
+  std::uint8_t eu = 0;      ///< TIU tsk_eu_typ / DMA, CDMA special function
+  std::uint16_t extra = 0;  ///< DYN extra_info
+  std::uint8_t port = 0;    ///< CDMA port
+  /// Decoded register fields (kind == decoded, or a node with mode-2 detail).
+  bool has_reg = false;
+  bool is_short = false;
+  mem_kind src = mem_kind::none;
+  mem_kind dst = mem_kind::none;
+  std::uint8_t dtype = 0xFF;
+  /// Tags of the DYN stream: kernel function (interned), scope, batch.
+  name_id func = 0;
+  std::int32_t scope = -1;
+  std::int32_t batch = -1;
+  /// DES reference: descriptor buffer key and command count.
+  std::uint32_t offset = 0;
+  std::uint32_t cmd_num = 0;
+};
+
+/// Which command encoding a buffer holds.
+enum class cmd_engine : std::uint8_t { tiu, dma, cdma };
+
+/// Register class of a TIU command: vendor class name and length in bits.
+struct tiu_class {
+  std::string_view name;
+  unsigned bits;
+};
+
+namespace detail {
+constexpr bool in(unsigned eu, std::initializer_list<unsigned> set) noexcept {
+  for (auto v : set)
+    if (v == eu) return true;
+  return false;
+}
+constexpr bool in_range(unsigned eu, unsigned lo, unsigned hi) noexcept {
+  return eu >= lo && eu <= hi;
+}
+}  // namespace detail
+
+/// Class of a TIU command from its header; nullopt when no class matches (the
+/// vendor raises). AKSV has only the short classes plus RAND, SYS, SYS_TR_ACC.
+constexpr std::optional<tiu_class> find_tiu_class(unsigned tsk, unsigned eu, bool is_short,
+                                                  cdm_chip_kind chip) noexcept {
+  using detail::in;
+  using detail::in_range;
+  const bool v = chip == cdm_chip_kind::aksv;
+  auto pick = [&](std::string_view l, std::string_view s,
+                  unsigned sbits) -> std::optional<tiu_class> {
+    if (is_short) return tiu_class{s, sbits};
+    if (v) return std::nullopt;
+    return tiu_class{l, 1024};
+  };
+  switch (tsk) {
+    case 0:
+      if (in(eu, {0, 2})) return pick("CONV", "sCONV", 512);
+      if (in(eu, {1, 4})) return pick("CONV_BW", "sCONV_BW", 512);
+      break;
+    case 1:
+      if (in(eu, {0, 1, 3, 4, 5, 6, 7, 8})) return pick("PorD", "sPorD", 512);
+      break;
+    case 2:
+      if (eu == 1) return pick("MM", "sMM", 384);
+      if (in(eu, {4, 5, 6, 7})) return pick("MM2", "sMM2", 256);
+      break;
+    case 3:
+      if (in_range(eu, 0, 16) || in_range(eu, 18, 23) || in_range(eu, 26, 28))
+        return pick("AR", "sAR", 512);
+      break;
+    case 4:
+      if (in(eu, {0, 1, 3, 4})) return pick("RQ&DQ", "sRQ&sDQ", 256);
+      break;
+    case 5:
+      if (in_range(eu, 0, 5)) return pick("CW&BC", "sCW&sBC", 256);
+      break;
+    case 6:
+      if (in(eu, {0, 1, 3, 4, 5, 6, 8, 9, 13, 14, 15, 16})) return pick("SG", "sSG", 384);
+      if (in(eu, {17, 18})) return pick("SGL", "sSGL", 384);
+      break;
+    case 7:
+      if (!is_short && !v && in_range(eu, 0, 18)) return tiu_class{"LAR", 128};
+      break;
+    case 8:
+      if (!is_short && in_range(eu, 0, 2)) return tiu_class{"RAND", v ? 384u : 1024u};
+      break;
+    case 9:
+      if (in(eu, {12, 13, 15, 17})) return pick("SFU", "sSFU", 256);
+      break;
+    case 10:
+      if (in(eu, {1, 20, 21})) return pick("LIN", "sLIN", 384);
+      break;
+    case 12:
+      if ((eu & 7) == 0) return tiu_class{"SYS_TR_ACC", 128};
+      break;
+    case 13:
+      if (in_range(eu, 22, 27)) return pick("CMP", "sCMP", 384);
+      break;
+    case 14:
+      if (in(eu, {0, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 15, 16, 20, 23}))
+        return pick("VC", "sVC", 384);
+      break;
+    case 15:
+      if (in_range(eu, 0, 5) || in(eu, {8, 9, 30, 31})) return tiu_class{"SYS", 128};
+      break;
+    default:
+      break;
+  }
+  return std::nullopt;
+}
+
+/// Op name of a decoded TIU command (opdef names, e.g. "arith.cast").
+constexpr std::string_view tiu_op_name(unsigned tsk, unsigned eu) noexcept {
+  constexpr std::string_view ar[] = {"arith.mul",
+                                     "arith.not",
+                                     "arith.add",
+                                     "arith.sub",
+                                     "arith.max",
+                                     "arith.min",
+                                     "arith.logic_shift",
+                                     "arith.and",
+                                     "arith.or",
+                                     "arith.xor",
+                                     "arith.select_great",
+                                     "arith.select_equal",
+                                     "arith.div",
+                                     "arith.select_less",
+                                     "arith.cast",
+                                     "arith.add_satu",
+                                     "arith.sub_satu",
+                                     "",
+                                     "arith.mac",
+                                     "arith.copy",
+                                     "arith.mul_satu",
+                                     "arith.arith_shift",
+                                     "arith.rotate_shift",
+                                     "arith.mulDHR",
+                                     "",
+                                     "",
+                                     "arith.abs",
+                                     "arith.fsub_abs",
+                                     "arith.copy_mb"};
+  constexpr std::string_view lar[] = {
+      "lar.mul",       "lar.not",         "lar.add",   "lar.sub",       "lar.max",
+      "lar.min",       "lar.logic_shift", "lar.and",   "lar.or",        "lar.xor",
+      "lar.select_gt", "lar.select_eq",   "lar.div",   "lar.select_lt", "lar.data_convert",
+      "lar.add_satu",  "lar.sub_satu",    "lar.clamp", "lar.mac"};
+  constexpr std::string_view vc[] = {"vc.mul",
+                                     "",
+                                     "vc.add",
+                                     "vc.sub",
+                                     "vc.max",
+                                     "vc.min",
+                                     "",
+                                     "vc.and",
+                                     "vc.or",
+                                     "vc.xor",
+                                     "vc.select_gt",
+                                     "vc.select_eq",
+                                     "vc.div",
+                                     "vc.select_lt",
+                                     "",
+                                     "vc.add_satu",
+                                     "vc.sub_satu",
+                                     "",
+                                     "",
+                                     "",
+                                     "vc.mul_satu",
+                                     "",
+                                     "",
+                                     "vc.mulDHR"};
+  constexpr std::string_view sg[] = {"sg.pl_gather_d1coor",
+                                     "sg.pl_gather_d2coor",
+                                     "",
+                                     "sg.pl_scatter_d1coor",
+                                     "sg.pl_scatter_d2coor",
+                                     "sg.pe_s_gather_d1coor",
+                                     "sg.pe_s_scatter_d1coor",
+                                     "",
+                                     "sg.pe_s_mask_select",
+                                     "sg.pe_s_nonzero",
+                                     "",
+                                     "",
+                                     "",
+                                     "sg.pe_s_gather_hzd",
+                                     "sg.pe_s_scatter_hzd",
+                                     "sg.pe_s_mask_selhzd",
+                                     "sg.pe_s_nonzero_hzd",
+                                     "sgl.pe_s_gather_line",
+                                     "sgl.pe_s_scatter_line"};
+  constexpr std::string_view pord[] = {
+      "pord.depthwise",      "pord.avgpooling",     "",
+      "pord.minpooling",     "pord.maxpooling",     "pord.roi_depthwise",
+      "pord.roi_avgpooling", "pord.roi_maxpooling", "pord.roi_minpooling"};
+  switch (tsk) {
+    case 0:
+      return eu == 0   ? "conv.normal"
+             : eu == 2 ? "conv.tf32"
+             : eu == 1 ? "conv.bw"
+             : eu == 4 ? "conv.bw.tf32"
+                       : "";
+    case 1:
+      return eu < 9 ? pord[eu] : "";
+    case 2:
+      return eu == 1   ? "mm.normal"
+             : eu == 4 ? "mm2.nn"
+             : eu == 5 ? "mm2.nt"
+             : eu == 6 ? "mm2.tt"
+             : eu == 7 ? "mm2.tf32"
+                       : "";
+    case 3:
+      return eu < 29 ? ar[eu] : "";
+    case 4:
+      return eu == 0   ? "quant.rq0"
+             : eu == 1 ? "quant.rq1"
+             : eu == 3 ? "quant.dq0"
+             : eu == 4 ? "quant.dq1"
+                       : "";
+    case 5: {
+      constexpr std::string_view t[] = {"tsbc.cw_ts", "tsbc.wc_ts", "tsbc.l_copy",
+                                        "tsbc.l_bc",  "tsbc.s_bc",  "tsbc.s_distribute"};
+      return eu < 6 ? t[eu] : "";
+    }
+    case 6:
+      return eu < 19 ? sg[eu] : "";
+    case 7:
+      return eu < 19 ? lar[eu] : "";
+    case 8:
+      return eu == 0   ? "rand.prng"
+             : eu == 1 ? "rand.prng_with_intial_seed"
+             : eu == 2 ? "rand.prng_with_loaded_states"
+                       : "";
+    case 9:
+      return eu == 12   ? "sfu.taylor_4x"
+             : eu == 13 ? "sfu.taylor"
+             : eu == 15 ? "sfu.normalize"
+             : eu == 17 ? "sfu.rsqrt"
+                        : "";
+    case 10:
+      return eu == 1 ? "lin.mac" : eu == 20 ? "lin.square_sum" : eu == 21 ? "lin.square_diff" : "";
+    case 12:
+      return "system_tr_wr.wr_imm";
+    case 13: {
+      constexpr std::string_view t[] = {"cmp.gt_and_sel_gt", "cmp.sel_gt", "cmp.sel_eq",
+                                        "cmp.lt_and_sel_lt", "cmp.sel_lt", "cmp.srch_bin"};
+      return eu >= 22 && eu <= 27 ? t[eu - 22] : "";
+    }
+    case 14:
+      return eu < 24 ? vc[eu] : "";
+    case 15:
+      switch (eu) {
+        case 0:
+          return "system.intr_barrier";
+        case 1:
+          return "system.spb";
+        case 2:
+          return "system.swr";
+        case 3:
+          return "system.swr_from_lmm";
+        case 4:
+          return "system.swr_collect_from_lmm";
+        case 5:
+          return "system.data_barrier";
+        case 8:
+          return "system.send_msg";
+        case 9:
+          return "system.wait_msg";
+        case 30:
+          return "system.nop";
+        case 31:
+          return "system.end";
+        default:
+          return "";
+      }
+    default:
+      return "";
+  }
+}
+
+/// Length in bits of a DMA (GDMA/SDMA) command of `type`; 0 = no register class.
+constexpr unsigned dma_command_bits(unsigned type, cdm_chip_kind chip) noexcept {
+  switch (type) {
+    case 6:
+      return 128;  // sDMA_sys
+    case 4:
+      return chip == cdm_chip_kind::aks ? 768 : 0;
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 5:
+    case 7:
+    case 8:
+    case 9:
+    case 12:
+    case 13:
+      return 768;
+    default:
+      return 0;  // 10, 11, 14, 15, 16...: indexed by opdef, no register class
+  }
+}
+
+/// Length in bits of a CDMA command of `type`; 0 = no register class.
+constexpr unsigned cdma_command_bits(unsigned type, cdm_chip_kind chip) noexcept {
+  const bool v = chip == cdm_chip_kind::aksv;
+  switch (type) {
+    case 0:
+    case 3:
+    case 4:
+      return v ? 384 : 256;
+    case 1:
+    case 2:
+      return 512;
+    case 5:
+    case 6:
+      return 256;
+    case 7:
+      return 128;
+    case 8:
+    case 9:
+      return v ? 0 : 128;
+    default:
+      return 0;
+  }
+}
+
+/// Result of decoding a command buffer: the commands (cmd_id 1..n) and, when
+/// decoding stopped early, where and why (a diagnostic, not an exception).
+struct decoded_buffer {
+  std::vector<command> cmds;
+  std::uint64_t error_offset = ~std::uint64_t{0};  ///< file offset of the bad command
+  std::string_view error;
+};
+
+/// Decodes one command at `off` of `buf`; returns its length in bytes, 0 if
+/// the header names no class or the command runs past the buffer.
+inline std::size_t decode_command(const io::byte_reader& buf, std::size_t off, cmd_engine eng,
+                                  cdm_chip_kind chip, command& c, std::string_view& why) {
+  if (buf.size() - off < 16) {
+    why = "command header truncated";
+    return 0;
+  }
+  const std::uint64_t w0 = buf.u64(off);
+  c.kind = command::decoded;
+  c.has_reg = true;
+  unsigned bits = 0;
+  if (eng == cmd_engine::tiu) {
+    c.is_short = (w0 & 1) != 0;
+    c.tsk = static_cast<std::uint8_t>(io::bits(w0, 41, 4));
+    c.eu = static_cast<std::uint8_t>(io::bits(w0, 45, c.tsk == 12 ? 3 : 5));
+    auto cls = find_tiu_class(c.tsk, c.eu, c.is_short, chip);
+    if (!cls) {
+      why = "TIU command with no register class";
+      return 0;
+    }
+    bits = cls->bits;
+  } else if (eng == cmd_engine::dma) {
+    c.is_short = ((w0 >> 3) & 1) != 0;
+    c.tsk = static_cast<std::uint8_t>(io::bits(w0, 32, 5));
+    c.eu = static_cast<std::uint8_t>(io::bits(w0, 37, 3));
+    c.dtype = static_cast<std::uint8_t>(io::bits(w0, 41, 4));
+    bits = dma_command_bits(c.tsk, chip);
+    if (bits == 0) {
+      why = "DMA command type with no register class";
+      return 0;
+    }
+  } else {
+    c.tsk = static_cast<std::uint8_t>(io::bits(w0, 4, 4));
+    c.eu = static_cast<std::uint8_t>(io::bits(w0, 8, 3));
+    bits = cdma_command_bits(c.tsk, chip);
+    if (bits == 0) {
+      why = "CDMA command type with no register class";
+      return 0;
+    }
+    c.src = c.dst = mem_kind::ddr;
+  }
+  const std::size_t len = bits / 8;
+  if (len > buf.size() - off) {
+    why = "command runs past the end of its buffer";
+    return 0;
+  }
+  if (eng == cmd_engine::dma) {
+    if (c.tsk == dma_sys_code) {
+      c.src = c.dst = mem_kind::ddr;  // no address fields: tags read 0
+    } else {
+      const auto src_h13 = io::bits(buf.u64(off + 64), 32, 13);
+      const auto dst_h13 = io::bits(buf.u64(off + 72), 32, 13);
+      c.src = mem_of_tag(static_cast<std::uint32_t>(src_h13 >> 8));
+      c.dst = mem_of_tag(static_cast<std::uint32_t>(dst_h13 >> 8));
+    }
+  }
+  return len;
+}
+
+/// Decodes a whole command buffer: commands back to back, until the buffer
+/// ends or an end-class command (TIU SYS, sDMA_sys, sCDMA_sys) is followed
+/// by at most 128 zero bytes (writers pad buffers to 128 bytes). `base_id` is
+/// the id of the first command (1 for the vendor's cmd_id).
+inline decoded_buffer decode_buffer(const io::byte_reader& buf, cmd_engine eng, cdm_chip_kind chip,
+                                    std::uint32_t base_id = 1) {
+  decoded_buffer out;
+  std::size_t off = 0;
+  auto zero_rest = [&](std::size_t from) {
+    if (buf.size() - from > 128) return false;
+    for (std::size_t i = from; i < buf.size(); ++i)
+      if (buf.bytes()[i] != std::byte{0}) return false;
+    return true;
+  };
+  while (off < buf.size()) {
+    command c;
+    std::string_view why;
+    const std::size_t len = decode_command(buf, off, eng, chip, c, why);
+    if (len == 0) {
+      out.error_offset = buf.base() + off;
+      out.error = why;
+      break;
+    }
+    c.id = base_id + static_cast<std::uint32_t>(out.cmds.size());
+    out.cmds.push_back(c);
+    off += len;
+    const bool end_class = (eng == cmd_engine::tiu && c.tsk == tiu_sys_code) ||
+                           (eng == cmd_engine::dma && c.tsk == dma_sys_code) ||
+                           (eng == cmd_engine::cdma && c.tsk == cdma_sys_code);
+    if (end_class && zero_rest(off)) break;
+    if (eng == cmd_engine::cdma && c.tsk == cdma_sys_code && c.eu == 0) break;
+  }
+  return out;
+}
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm/commands.hpp>
+// ---- begin <tpuprof/decode/cdm/dyn.hpp>
+/// cdm_dyn: the firmware command stream of the operator path: DYN_DATA words
+/// (generation C, 4 bytes), DYN_EXTRA detailed commands (mode 2) and the
+/// BLOCK_DES_KV descriptor cache, turned into per-engine command lists.
+
+
+
+namespace tpuprof::cdm {
+
+/// One DYN_EXTRA item: the raw command image of one non-RVT node.
+struct dyn_extra_item {
+  std::uint32_t profile_id = 0;
+  std::uint32_t type = 0;
+  io::byte_reader content;
+};
+
+/// Reads a DYN_EXTRA block ({u32 profile_id, u32 type, u32 length, bytes}...).
+/// An incomplete trailing item is reported and ignored, as the vendor does.
+inline void read_dyn_extra(const io::byte_reader& blk, std::vector<dyn_extra_item>& out,
+                           decode_diagnostics& dg) {
+  std::size_t off = 0;
+  while (off < blk.size()) {
+    if (blk.size() - off < 12) {
+      dg.add(diag::truncated_tail, blk.file(), blk.base() + off, "DYN_EXTRA item header cut");
+      return;
+    }
+    const std::uint32_t len = blk.u32(off + 8);
+    if (len > blk.size() - off - 12) {
+      dg.add(diag::truncated_tail, blk.file(), blk.base() + off,
+             "DYN_EXTRA item longer than its block");
+      return;
+    }
+    out.push_back({blk.u32(off), blk.u32(off + 4), blk.sub(off + 12, len)});
+    off += 12 + len;
+  }
+}
+
+/// Descriptor buffers of BLOCK_DES_KV blocks, keyed by (device offset, cmd_num).
+using des_kv_map = std::map<std::pair<std::uint32_t, std::uint32_t>, io::byte_reader>;
+
+/// Adds one BLOCK_DES_KV block (u32 key, u32 cmd_num, u32 core, bytes).
+inline void read_des_kv(const io::byte_reader& blk, des_kv_map& kv, decode_diagnostics& dg) {
+  if (blk.size() < 12) {
+    dg.add(diag::empty_block, blk.file(), blk.base(), "BLOCK_DES_KV shorter than its header");
+    return;
+  }
+  kv.insert_or_assign({blk.u32(0), blk.u32(4)}, blk.sub(12, blk.size() - 12));
+}
+
+/// Per-engine command lists of one core (ids assigned while walking).
+struct dyn_lists {
+  std::vector<command> tiu, gdma, sdma;
+  std::vector<std::vector<command>> cdma;  ///< per port
+  bool any_cdma() const noexcept {
+    for (const auto& p : cdma)
+      if (!p.empty()) return true;
+    return false;
+  }
+};
+
+/// Replaces invalid UTF-8 sequences with U+FFFD (as Python's errors="replace").
+inline std::string sanitize_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80         ? 1
+                      : (c >> 5) == 6  ? 2
+                      : (c >> 4) == 14 ? 3
+                      : (c >> 3) == 30 ? 4
+                                       : 0;
+    bool ok = len != 0 && i + len <= s.size();
+    for (std::size_t k = 1; ok && k < len; ++k)
+      ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
+    if (ok) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+/// State carried across the DYN_DATA blocks of all core files.
+struct dyn_context {
+  name_table* names = nullptr;  ///< kernel-function names are interned here
+  std::int32_t next_scope = 0;  ///< func_scope_id counter (global across files)
+  unsigned cdma_ports = 0;
+  dyn_engine_ids engines;
+  std::uint32_t rvt_wrap_limit = 0;
+  cdm_chip_kind chip = cdm_chip_kind::aks;
+};
+
+/// Walks one DYN_DATA block, appending commands to `out`. Mode-2 detail comes
+/// from `extra` (all DYN_EXTRA items of the file, in order, whatever the block
+/// order: the vendor only attaches them when DYN_EXTRA precedes DYN_DATA,
+/// defect B.3), consumed from `extra_idx`. Unknown record types and engines are
+/// counted and skipped (the vendor raises).
+inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
+                          const std::vector<dyn_extra_item>& extra, std::size_t& extra_idx,
+                          dyn_lists& out, decode_diagnostics& dg) {
+  const std::size_t nwords = blk.size() / 4;
+  if (blk.size() % 4)
+    dg.add(diag::truncated_tail, blk.file(), blk.base() + nwords * 4,
+           "DYN_DATA length not a multiple of 4");
+  if (out.cdma.size() < ctx.cdma_ports) out.cdma.resize(ctx.cdma_ports);
+  std::uint32_t tiu = 0, gdma = 0, sdma = 0;
+  std::vector<std::uint32_t> cdma(ctx.cdma_ports, 0);
+  std::int32_t batch = -1, scope = -1;
+  name_id func = 0;
+  const auto& E = ctx.engines;
+  auto tag = [&](command& c) {
+    c.batch = batch;
+    c.func = func;
+    c.scope = scope;
+  };
+  auto word = [&](std::size_t i) { return dyn_word{blk.u32(i * 4)}; };
+  for (std::size_t i = 0; i < nwords; ++i) {
+    const dyn_word w = word(i);
+    const std::uint64_t at = blk.base() + i * 4;
+    const auto type = static_cast<dyn_type>(w.type());
+    switch (type) {
+      case dyn_type::node_set:
+      case dyn_type::rvt_node_set: {
+        const bool rvt = type == dyn_type::rvt_node_set;
+        command c;
+        c.kind = command::node;
+        c.mode = rvt ? command::rvt : command::tdi;
+        c.tsk = w.tsk();
+        c.eu = w.eu();
+        c.extra = w.extra();
+        tag(c);
+        const int eng = w.engine();
+        // One DYN_EXTRA item per non-RVT node of any engine.
+        const dyn_extra_item* detail = nullptr;
+        if (!extra.empty() && !rvt) {
+          if (extra_idx < extra.size())
+            detail = &extra[extra_idx++];
+          else
+            dg.add(diag::unmatched_command, blk.file(), at, "node without DYN_EXTRA item");
+        }
+        auto attach_detail = [&](cmd_engine ce) {
+          if (!detail) return;
+          command d = c;
+          std::string_view why;
+          if (decode_command(detail->content, 0, ce, ctx.chip, d, why) == 0) {
+            dg.add(diag::unknown_enum, detail->content.file(), detail->content.base(), why);
+            return;
+          }
+          d.kind = command::node;
+          d.id = c.id;
+          c = d;
+        };
+        auto rvt_wrap = [&]() {
+          if (!rvt || ctx.rvt_wrap_limit == 0 || tiu != ctx.rvt_wrap_limit) return;
+          command t;
+          t.tsk = tiu_sys_code;
+          t.eu = 3;
+          t.id = tiu;
+          out.tiu.push_back(t);
+          command g;
+          g.tsk = dma_sys_code;
+          g.eu = 3;
+          g.id = gdma;
+          out.gdma.push_back(g);
+          tiu = gdma = 0;
+        };
+        if (eng == E.bd) {
+          c.id = tiu++;
+          attach_detail(cmd_engine::tiu);
+          out.tiu.push_back(c);
+          rvt_wrap();
+        } else if (eng == E.gdma) {
+          c.id = gdma++;
+          attach_detail(cmd_engine::dma);
+          out.gdma.push_back(c);
+          rvt_wrap();
+        } else if (eng == E.sdma || eng == E.vsdma) {
+          c.id = sdma++;
+          attach_detail(cmd_engine::dma);
+          out.sdma.push_back(c);
+        } else if (eng == E.cdma) {
+          const unsigned port = c.extra >> 8;
+          if (port >= ctx.cdma_ports) {
+            dg.add(diag::unknown_enum, blk.file(), at, "CDMA node names a port out of range");
+            break;
+          }
+          c.port = static_cast<std::uint8_t>(port);
+          c.id = cdma[port]++;
+          out.cdma[port].push_back(c);  // CDMA detail is never used (vendor: engine 4)
+        } else if (eng == E.hau) {
+          // HAU commands have no PMU queue: dropped, as the vendor does.
+        } else {
+          dg.add(diag::unknown_enum, blk.file(), at, "node of an unknown engine");
+        }
+        break;
+      }
+      case dyn_type::id_reset: {
+        const int eng = w.engine();
+        if (eng == E.bd)
+          tiu = 0;
+        else if (eng == E.gdma)
+          gdma = 0;
+        else if (eng == E.sdma || eng == E.vsdma)
+          sdma = 0;
+        else if (eng == E.cdma) {
+          const unsigned port = w.extra() >> 8;
+          if (port < cdma.size())
+            cdma[port] = 0;
+          else
+            dg.add(diag::unknown_enum, blk.file(), at, "ID_RESET names a CDMA port out of range");
+        }
+        break;
+      }
+      case dyn_type::func: {
+        const std::uint32_t len = w.packed();
+        const std::size_t words = (std::size_t{len} + 3) / 4;
+        const std::size_t avail = nwords - i - 1;
+        const std::size_t take = words < avail ? words : avail;
+        if (take < words)
+          dg.add(diag::truncated_tail, blk.file(), at, "function name runs past DYN_DATA");
+        std::string_view raw(reinterpret_cast<const char*>(blk.bytes().data()) + (i + 1) * 4,
+                             std::min<std::size_t>(len, take * 4));
+        func = ctx.names->intern(sanitize_utf8(raw));
+        scope = ctx.next_scope++;
+        i += take;
+        break;
+      }
+      case dyn_type::func_end:
+        func = 0;
+        scope = -1;
+        break;
+      case dyn_type::batch_idx:
+        batch = static_cast<std::int32_t>(w.packed());
+        break;
+      case dyn_type::des_tiu:
+      case dyn_type::des_gdma:
+      case dyn_type::des_sdma:
+      case dyn_type::des_cdma: {
+        if (i + 1 >= nwords) {
+          dg.add(diag::truncated_tail, blk.file(), at, "DES record without its second word");
+          i = nwords;
+          break;
+        }
+        command c;
+        c.kind = command::des_ref;
+        c.mode = command::des;
+        tag(c);
+        c.offset = w.packed();
+        c.cmd_num = blk.u32((i + 1) * 4);
+        ++i;
+        tiu = gdma = sdma = 0;
+        std::fill(cdma.begin(), cdma.end(), 0u);
+        if (type == dyn_type::des_tiu)
+          out.tiu.push_back(c);
+        else if (type == dyn_type::des_gdma)
+          out.gdma.push_back(c);
+        else if (type == dyn_type::des_sdma)
+          out.sdma.push_back(c);
+        else {
+          const unsigned port = c.cmd_num >> 28;
+          c.cmd_num &= 0xFFFFFFF;
+          if (port >= ctx.cdma_ports) {
+            dg.add(diag::unknown_enum, blk.file(), at, "DES_CDMA names a port out of range");
+            break;
+          }
+          c.port = static_cast<std::uint8_t>(port);
+          out.cdma[port].push_back(c);
+        }
+        break;
+      }
+      case dyn_type::node_wait:
+      case dyn_type::cdma:
+      case dyn_type::gde:
+      case dyn_type::sort:
+      case dyn_type::nms:
+      case dyn_type::vsdma:
+      case dyn_type::custom:
+      case dyn_type::unknown:
+        break;
+      default:
+        dg.add(diag::unknown_enum, blk.file(), at,
+               "unknown DYN_DATA record type " + std::to_string(w.type()));
+        break;
+    }
+  }
+}
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm/dyn.hpp>
+// ---- begin <tpuprof/decode/cdm/matcher.hpp>
+/// cdm_matcher: pairs PMU records with commands the way the vendor tools do:
+/// split both lists into id-contiguous sections, align the section lists by
+/// minimum edit distance (skip 1, skip 1, substitute 2, in that tie-break
+/// order), then map records to commands inside a section by id offset.
+
+
+// ---- begin <tpuprof/decode/cdm/pmu.hpp>
+/// cdm_pmu: the PMU records of the SG2260 family (TIU 16 B, GDMA/SDMA 64 B,
+/// CDMA 128 B) read into one working form shared by normaliser and matcher.
+
+
+
+namespace tpuprof::cdm {
+
+struct command;
+
+/// PMU engine kinds of the family (the queue a MONITOR block belongs to).
+enum class pmu_kind : std::uint8_t { tiu, gdma, sdma, cdma };
+
+/// One PMU record while decoding. Cycles are signed so that alignment steps can
+/// pass through negative values before the final shift (as the vendor's Python
+/// integers do). 48 bytes; lives only during decode.
+struct pmu_record {
+  std::int64_t start = 0;         ///< inst_start_time (raw u32, then unwrapped and aligned)
+  std::int64_t end = 0;           ///< inst_end_time
+  std::uint64_t id = 0;           ///< inst_id (raw, then 16-bit unwrapped)
+  std::uint64_t bytes = 0;        ///< DMA: gif_mem_w + axi_d0_w; CDMA: m0_data_aw; TIU: 0
+  const command* cmd = nullptr;   ///< matched command
+  const command* tags = nullptr;  ///< descriptor whose tags apply when cmd is null
+  std::uint32_t stall = 0;        ///< DMA gif_wr_rd_stall_cntr
+  std::uint8_t flags = 0;
+
+  static constexpr std::uint8_t sys_candidate = 1;  ///< vendor sys heuristic holds
+  static constexpr std::uint8_t thread_one = 2;     ///< thread_id bit set
+  static constexpr std::uint8_t sys_send = 4;       ///< labelled "send" by the matcher
+  static constexpr std::uint8_t sys_wait = 8;       ///< labelled "wait" by the matcher
+  bool is_sys_labelled() const noexcept { return (flags & (sys_send | sys_wait)) != 0; }
+};
+
+constexpr std::size_t record_size(pmu_kind k) noexcept {
+  return k == pmu_kind::tiu ? tiu_record_size
+                            : (k == pmu_kind::cdma ? cdma_record_size : dma_record_size);
+}
+
+/// Decodes every whole record of a MONITOR block and appends to `out`.
+/// Returns the number of trailing bytes that do not form a whole record.
+inline std::size_t read_pmu_records(const io::byte_reader& blk, pmu_kind kind,
+                                    std::vector<pmu_record>& out) {
+  const std::size_t sz = record_size(kind);
+  const std::size_t n = blk.size() / sz;
+  out.reserve(out.size() + n);
+  const std::byte* p = blk.bytes().data();
+  for (std::size_t i = 0; i < n; ++i, p += sz) {
+    pmu_record r;
+    r.start = io::load_le<std::uint32_t>(p);
+    r.end = io::load_le<std::uint32_t>(p + 4);
+    const std::uint32_t w2 = io::load_le<std::uint32_t>(p + 8);
+    switch (kind) {
+      case pmu_kind::tiu: {
+        r.id = w2;
+        const std::uint32_t aux = io::load_le<std::uint32_t>(p + 12);
+        if (aux == 2) r.flags |= pmu_record::sys_candidate;
+        if (aux & 1) r.flags |= pmu_record::thread_one;
+        break;
+      }
+      case pmu_kind::gdma:
+      case pmu_kind::sdma: {
+        r.id = w2;
+        if (io::load_le<std::uint32_t>(p + 12) & 1) r.flags |= pmu_record::thread_one;
+        r.stall = io::load_le<std::uint32_t>(p + 16);
+        r.bytes =
+            std::uint64_t{io::load_le<std::uint32_t>(p + 40)} + io::load_le<std::uint32_t>(p + 20);
+        const std::uint64_t valid =
+            std::uint64_t{io::load_le<std::uint32_t>(p + 48)} + io::load_le<std::uint32_t>(p + 52);
+        if (valid == 0) r.flags |= pmu_record::sys_candidate;
+        break;
+      }
+      case pmu_kind::cdma: {
+        r.id = w2 & 0xFFFFFF;
+        if (w2 & (1u << 24)) r.flags |= pmu_record::thread_one;
+        r.bytes = io::load_le<std::uint32_t>(p + 16);
+        if (r.bytes == 0) r.flags |= pmu_record::sys_candidate;
+        break;
+      }
+    }
+    out.push_back(r);
+  }
+  return blk.size() - n * sz;
+}
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm/pmu.hpp>
+
+namespace tpuprof::cdm {
+
+/// A run of list entries [first, first+count) with `key` = id span (or, for a
+/// DES reference, its command count).
+struct section {
+  std::uint64_t key = 0;
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;
+};
+
+/// Sections of a PMU list: a new section whenever the id does not increase.
+/// With `mark_system`, records meeting the sys heuristic are labelled send,
+/// wait, send, ... in list order (as bigTpuProfile does).
+inline std::vector<section> pmu_sections(std::vector<pmu_record>& r, bool mark_system) {
+  std::vector<section> out;
+  std::uint64_t sys_count = 0;
+  for (std::uint32_t i = 0; i < r.size(); ++i) {
+    auto& x = r[i];
+    if (mark_system && (x.flags & pmu_record::sys_candidate)) {
+      x.flags |= (sys_count % 2 == 0) ? pmu_record::sys_send : pmu_record::sys_wait;
+      ++sys_count;
+    }
+    if (!out.empty() && out.back().count > 0 && x.id <= r[i - 1].id) {
+      auto& s = out.back();
+      s.key = r[i - 1].id - r[s.first].id + 1;
+      out.push_back({0, i, 0});
+    }
+    if (out.empty()) out.push_back({0, i, 0});
+    ++out.back().count;
+  }
+  if (!out.empty()) {
+    auto& s = out.back();
+    s.key = r[s.first + s.count - 1].id - r[s.first].id + 1;
+  }
+  return out;
+}
+
+/// Sections of a command list: DES references stand alone (key = cmd_num),
+/// other commands split where the id does not increase.
+inline std::vector<section> command_sections(const std::vector<command>& c) {
+  std::vector<section> out;
+  bool open = false;
+  auto close = [&]() {
+    if (!open) return;
+    auto& s = out.back();
+    s.key = std::uint64_t{c[s.first + s.count - 1].id} - c[s.first].id + 1;
+    open = false;
+  };
+  for (std::uint32_t i = 0; i < c.size(); ++i) {
+    if (c[i].kind == command::des_ref) {
+      close();
+      out.push_back({c[i].cmd_num, i, 1});
+      continue;
+    }
+    if (open && c[i].id <= c[i - 1].id) close();
+    if (!open) {
+      out.push_back({0, i, 0});
+      open = true;
+    }
+    ++out.back().count;
+  }
+  close();
+  return out;
+}
+
+/// Largest DP table (cells) the aligner builds; beyond it sections are paired
+/// in order (reported by `fallback`). Bounds memory for hostile input.
+inline constexpr std::size_t max_alignment_cells = std::size_t{1} << 24;
+
+/// Minimum-edit alignment of section keys. Returns (monitor index, command
+/// index or -1) in forward order; command sections skipped are not listed.
+inline std::vector<std::pair<std::uint32_t, std::int64_t>> align_sections(
+    std::span<const section> m, std::span<const section> c, bool* fallback = nullptr) {
+  std::vector<std::pair<std::uint32_t, std::int64_t>> out;
+  const std::size_t M = m.size(), N = c.size();
+  if ((M + 1) * (N + 1) > max_alignment_cells) {
+    if (fallback) *fallback = true;
+    for (std::size_t i = 0; i < M; ++i)
+      out.emplace_back(static_cast<std::uint32_t>(i), i < N ? static_cast<std::int64_t>(i) : -1);
+    return out;
+  }
+  enum : std::uint8_t { diag_step, up_step, left_step };
+  std::vector<std::uint8_t> path((M + 1) * (N + 1));
+  std::vector<std::uint64_t> prev(N + 1), cur(N + 1);
+  auto at = [&](std::size_t i, std::size_t j) -> std::uint8_t& { return path[i * (N + 1) + j]; };
+  for (std::size_t j = 0; j <= N; ++j) {
+    prev[j] = j;
+    at(0, j) = left_step;
+  }
+  for (std::size_t i = 1; i <= M; ++i) {
+    cur[0] = i;
+    at(i, 0) = up_step;
+    for (std::size_t j = 1; j <= N; ++j) {
+      if (m[i - 1].key == c[j - 1].key) {
+        cur[j] = prev[j - 1];
+        at(i, j) = diag_step;
+        continue;
+      }
+      std::uint64_t best = prev[j] + 1;
+      std::uint8_t step = up_step;
+      if (cur[j - 1] + 1 < best) {
+        best = cur[j - 1] + 1;
+        step = left_step;
+      }
+      if (prev[j - 1] + 2 < best) {
+        best = prev[j - 1] + 2;
+        step = diag_step;
+      }
+      cur[j] = best;
+      at(i, j) = step;
+    }
+    std::swap(prev, cur);
+  }
+  std::size_t i = M, j = N;
+  while (i > 0 || j > 0) {
+    const auto s = at(i, j);
+    if (s == diag_step) {
+      out.emplace_back(static_cast<std::uint32_t>(i - 1), static_cast<std::int64_t>(j - 1));
+      --i;
+      --j;
+    } else if (s == up_step) {
+      out.emplace_back(static_cast<std::uint32_t>(i - 1), -1);
+      --i;
+    } else {
+      --j;
+    }
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+/// What the matcher did with one engine list.
+struct match_stats {
+  std::uint64_t matched = 0;    ///< records paired with a command
+  std::uint64_t inserted = 0;   ///< commands with no record
+  std::uint64_t deleted = 0;    ///< records in sections aligned with no command
+  std::uint64_t unmatched = 0;  ///< records with no command at all
+  bool fallback = false;        ///< alignment too large: paired in order
+};
+
+/// Pairs records of `r` with `cmds`. `resolve(des)` returns the decoded
+/// command list of a DES reference (or nullptr when its buffer is unknown).
+/// Records are never removed here. With `mark_system`, sys records are labelled.
+template <class Resolver>
+match_stats pair_sections(std::vector<pmu_record>& r, const std::vector<command>& cmds,
+                          bool mark_system, Resolver&& resolve) {
+  match_stats st;
+  auto ms = pmu_sections(r, mark_system);
+  auto cs = command_sections(cmds);
+  std::vector<bool> used(cs.size(), false);
+  for (auto [mi, ci] : align_sections(ms, cs, &st.fallback)) {
+    const section& M = ms[mi];
+    if (ci < 0) {
+      st.deleted += M.count;
+      continue;
+    }
+    const section& C = cs[static_cast<std::size_t>(ci)];
+    used[static_cast<std::size_t>(ci)] = true;
+    const command& d = cmds[C.first];
+    std::span<const command> list;
+    const bool is_des = d.kind == command::des_ref;
+    if (is_des) {
+      const std::vector<command>* decoded = resolve(d);
+      if (!decoded) {
+        for (std::uint32_t k = 0; k < M.count; ++k) r[M.first + k].tags = &d;
+        st.inserted += d.cmd_num;
+        continue;
+      }
+      list = *decoded;
+    } else {
+      list = std::span<const command>(cmds).subspan(C.first, C.count);
+    }
+    const std::uint64_t base = r[M.first].id;
+    std::uint64_t hit = 0;
+    for (std::uint32_t k = 0; k < M.count; ++k) {
+      auto& x = r[M.first + k];
+      const std::uint64_t off = x.id - base;
+      if (off < list.size()) {
+        x.cmd = &list[off];
+        x.tags = is_des ? &d : nullptr;
+        ++hit;
+      } else {
+        x.tags = &d;
+      }
+    }
+    st.matched += hit;
+    st.inserted += list.size() > hit ? list.size() - hit : 0;
+  }
+  for (std::size_t k = 0; k < cs.size(); ++k)
+    if (!used[k])
+      st.inserted +=
+          cmds[cs[k].first].kind == command::des_ref ? cmds[cs[k].first].cmd_num : cs[k].count;
+  st.unmatched = r.size() - st.matched;
+  return st;
+}
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm/matcher.hpp>
+// ---- begin <tpuprof/decode/cdm/names.hpp>
+/// cdm_names: names the vendor tools print for SG2260-family commands: the
+/// condensed (mode 0/1) tables of bigTpuProfile, and the register classes and op
+/// names of decoded commands (mode 2, BLOCK_DES_*, BLOCK_DES_KV).
+
+
+
+namespace tpuprof::cdm {
+
+/// A (Function Type, Function Name) pair as the vendor tools print it.
+struct op_names {
+  std::string type;
+  std::string name;
+};
+
+namespace detail {
+struct eu_name {
+  std::uint8_t eu;
+  std::string_view name;
+};
+/// Looks up `eu` in a small table; empty when absent.
+template <std::size_t N>
+constexpr std::string_view find_eu(const std::array<eu_name, N>& t, unsigned eu) noexcept {
+  for (const auto& e : t)
+    if (e.eu == eu) return e.name;
+  return {};
+}
+}  // namespace detail
+
+/// TIU "Function Type" of the condensed tables, by tsk_typ; empty = not in table.
+constexpr std::string_view tiu_type_name(unsigned tsk) noexcept {
+  switch (tsk) {
+    case 0:
+      return "conv";
+    case 1:
+      return "dw/pool";
+    case 2:
+      return "mm/mm2";
+    case 3:
+      return "arith/SEG";
+    case 4:
+      return "RQ/DQ";
+    case 5:
+      return "TRANS/BC";
+    case 6:
+      return "gather/scatter";
+    case 7:
+      return "linear_arithmetic";
+    case 8:
+      return "rand_gen";
+    case 9:
+      return "md/sfu";
+    case 10:
+      return "md_linear";
+    case 12:
+      return "WR_IMM";
+    case 13:
+      return "fused_cmpare";
+    case 14:
+      return "vector_correlation";
+    case 15:
+      return "sys";
+    case 31:
+      return "unknown";
+    default:
+      return {};
+  }
+}
+
+/// TIU "Function Name" of the condensed tables; empty = not in table.
+constexpr std::string_view tiu_condensed_name(unsigned tsk, unsigned eu) noexcept {
+  using detail::eu_name;
+  constexpr std::array<eu_name, 3> conv{{{0, "conv"}, {1, "conv_normal"}, {2, "conv_tf32"}}};
+  constexpr std::array<eu_name, 8> pool{{{0, "depthwise"},
+                                         {1, "avg pooling"},
+                                         {3, "min pooling"},
+                                         {4, "max pooling"},
+                                         {5, "ROI depthwise"},
+                                         {6, "ROI avg pooling"},
+                                         {7, "ROI max pooling"},
+                                         {8, "ROI min pooling"}}};
+  constexpr std::array<eu_name, 7> mm{{{0, "MM_NORMAL"},
+                                       {4, "MM2_NN"},
+                                       {5, "MM2_NT"},
+                                       {6, "MM2_TT"},
+                                       {7, "MM_NN_TF32"},
+                                       {8, "MM_NT_TF32"},
+                                       {9, "MM_TT_TF32"}}};
+  constexpr std::array<eu_name, 28> ar{{{0, "mul"},
+                                        {1, "not"},
+                                        {2, "add"},
+                                        {3, "sub"},
+                                        {4, "max"},
+                                        {5, "min"},
+                                        {6, "logic_shift"},
+                                        {7, "and"},
+                                        {8, "or"},
+                                        {9, "xor"},
+                                        {10, "select_great"},
+                                        {11, "select_equal"},
+                                        {12, "div"},
+                                        {13, "select_less"},
+                                        {14, "data_convert"},
+                                        {15, "add_satu"},
+                                        {16, "sub_satu"},
+                                        {18, "mac"},
+                                        {19, "copy"},
+                                        {20, "mul_satu"},
+                                        {21, "arith shift"},
+                                        {22, "rotate shift"},
+                                        {23, "mulDHR [N]"},
+                                        {26, "ABS"},
+                                        {27, "FSUBABS"},
+                                        {28, "copy_mb [N]"},
+                                        {29, "get_first_one"},
+                                        {30, "get_first_zero"}}};
+  constexpr std::array<eu_name, 4> rq{{{0, "RQ_0"}, {1, "RQ_1"}, {3, "DQ_0"}, {4, "DQ_1"}}};
+  constexpr std::array<eu_name, 6> bc{{{0, "C_W_transpose"},
+                                       {1, "W_C_transpose"},
+                                       {2, "lane_copy"},
+                                       {3, "lane_broad"},
+                                       {4, "static_broad"},
+                                       {5, "static_distribute"}}};
+  constexpr std::array<eu_name, 17> sg{{{0, "PL_gather_d1coor"},
+                                        {1, "PL_gather_d2coor"},
+                                        {2, "PL_gather_rec [N]"},
+                                        {3, "PL_scatter_d1coor"},
+                                        {4, "PL_scatter_d2coor"},
+                                        {5, "PE_S_gather_d1coor"},
+                                        {6, "PE_S_scatter_d1coor"},
+                                        {7, "PE_M_gather_d1coor [N]"},
+                                        {8, "PE_S_mask_select"},
+                                        {9, "PE_S_nonzero"},
+                                        {10, "PE_S_scatter_pp_d1coor [N]"},
+                                        {13, "PE_S_gather_hzd"},
+                                        {14, "PE_S_scatter_hzd"},
+                                        {15, "PE_S_mask_selhzd"},
+                                        {16, "PE_S_nonzero_hzd"},
+                                        {17, "PE_S_gather_line"},
+                                        {18, "PE_S_scatter_line"}}};
+  constexpr std::array<eu_name, 21> lin{
+      {{0, "linear_mul"},         {1, "linear_not"},           {2, "linear_add"},
+       {3, "linear_sub"},         {4, "linear_max"},           {5, "linear_min"},
+       {6, "linear_logic_shift"}, {7, "linear_and"},           {8, "linear_or"},
+       {9, "linear_xor"},         {10, "linear_select_great"}, {11, "linear_select_equal"},
+       {12, "linear_div"},        {13, "linear_select_less"},  {14, "linear_data_convert"},
+       {15, "linear_add_satu"},   {16, "linear_sub_satu"},     {17, "linear_clamp"},
+       {18, "linear_mac"},        {19, "linear_copy"},         {20, "linear_mul_satu"}}};
+  constexpr std::array<eu_name, 3> rnd{
+      {{0, "prng "}, {1, "prng with intial seed"}, {2, ":prng with loaded states"}}};
+  constexpr std::array<eu_name, 4> sfu{
+      {{12, "tailor_4x"}, {13, "tailor"}, {15, "normalize"}, {17, "rsqrt"}}};
+  constexpr std::array<eu_name, 3> mdl{{{1, "mac"}, {20, "(a+b)^2"}, {21, "(a-b)^2"}}};
+  constexpr std::array<eu_name, 6> cmp{{{22, "CMP_gt and CMP_sel_gt"},
+                                        {23, "CMP_sel_gt"},
+                                        {24, "CMP_sel_eq"},
+                                        {25, "CMP_lt and CMP_sel_lt"},
+                                        {26, "CMP_sel_lt"},
+                                        {27, "CMP_srch_bin"}}};
+  constexpr std::array<eu_name, 16> vc{{{0, "vc_mul"},
+                                        {2, "vc_add"},
+                                        {3, "vc_sub"},
+                                        {4, "vc_max"},
+                                        {5, "vc_min"},
+                                        {7, "vc_and"},
+                                        {8, "vc_or"},
+                                        {9, "xor"},
+                                        {10, "select_great"},
+                                        {11, "select_equal"},
+                                        {12, "div"},
+                                        {13, "select_less"},
+                                        {15, "add_satu"},
+                                        {16, "sub_satu"},
+                                        {20, "mul_satu"},
+                                        {23, "mulDHR"}}};
+  constexpr std::array<eu_name, 14> sys{{{0, "intr barrier[N]"},
+                                         {1, "spb"},
+                                         {2, "swr"},
+                                         {3, "swr_from_lmem"},
+                                         {4, "swr_collect_from_lmem"},
+                                         {5, "ata barrier[N]"},
+                                         {8, "send_msg"},
+                                         {9, "wait_msg"},
+                                         {10, "sys_fork"},
+                                         {11, "sys_join"},
+                                         {12, "sys_exit"},
+                                         {13, "rand_seed"},
+                                         {30, "nop"},
+                                         {31, "end"}}};
+  switch (tsk) {
+    case 0:
+      return detail::find_eu(conv, eu);
+    case 1:
+      return detail::find_eu(pool, eu);
+    case 2:
+      return detail::find_eu(mm, eu);
+    case 3:
+      return detail::find_eu(ar, eu);
+    case 4:
+      return detail::find_eu(rq, eu);
+    case 5:
+      return detail::find_eu(bc, eu);
+    case 6:
+      return detail::find_eu(sg, eu);
+    case 7:
+      return detail::find_eu(lin, eu);
+    case 8:
+      return detail::find_eu(rnd, eu);
+    case 9:
+      return detail::find_eu(sfu, eu);
+    case 10:
+      return detail::find_eu(mdl, eu);
+    case 12:
+      return eu == 0 ? std::string_view{"WR_IMM"} : std::string_view{};
+    case 13:
+      return detail::find_eu(cmp, eu);
+    case 14:
+      return detail::find_eu(vc, eu);
+    case 15:
+      return detail::find_eu(sys, eu);
+    case 31:
+      return eu == 0 ? std::string_view{"unknown"} : std::string_view{};
+    default:
+      return {};
+  }
+}
+
+/// bigTpuProfile getTiuFunctionName: table values, else `cmd_type_<tsk>` and `<type>_<eu>`.
+inline op_names tiu_condensed_names(unsigned tsk, unsigned eu) {
+  op_names n;
+  auto t = tiu_type_name(tsk);
+  n.type = t.empty() ? "cmd_type_" + std::to_string(tsk) : std::string(t);
+  auto nm = tiu_condensed_name(tsk, eu);
+  n.name = nm.empty() ? n.type + "_" + std::to_string(eu) : std::string(nm);
+  return n;
+}
+
+/// DMA type name (entry (type, 0) of getDmaFunctionName); `sys_name` differs:
+/// "sys" in bigTpuProfile, "DMA_sys" in tpu-mlir. Empty = not in the table.
+constexpr std::string_view dma_type_name(unsigned type,
+                                         std::string_view sys_name = "sys") noexcept {
+  switch (type) {
+    case 0:
+      return "DMA_tensor";
+    case 1:
+      return "DMA_matrix";
+    case 2:
+      return "DMA_masked_select";
+    case 3:
+      return "DMA_general";
+    case 4:
+      return "DMA_cw transpose";
+    case 5:
+      return "DMA_nonzero";
+    case 6:
+      return sys_name;
+    case 7:
+      return "DMA_gather";
+    case 8:
+      return "DMA_scatter";
+    case 9:
+      return "DMA_reverse";
+    case 10:
+      return "DMA_compress";
+    case 11:
+      return "DMA_decompress";
+    case 12:
+      return "DMA_lossy_compress";
+    case 13:
+      return "DMA_lossy_decompress";
+    case 14:
+      return "DMA_randmask";
+    case 15:
+      return "DMA_transfer";
+    case 31:
+      return "unknown";
+    default:
+      return {};
+  }
+}
+
+/// getDmaFunctionName(type, sp, direction) of bigTpuProfile (or tpu-mlir with
+/// sys_name "DMA_sys"). A type outside the table (the vendor raises KeyError)
+/// gives `cmd_type_<type>`.
+inline op_names dma_names(unsigned type, unsigned sp, mem_kind src, mem_kind dst,
+                          std::string_view sys_name = "sys") {
+  op_names n;
+  auto t = dma_type_name(type, sys_name);
+  if (t.empty()) {
+    n.type = "cmd_type_" + std::to_string(type);
+    n.name = n.type;
+    return n;
+  }
+  n.type = std::string(t);
+  std::string_view nm;
+  switch (type * 8 + sp) {
+    case 0 * 8 + 1:
+      nm = "NC trans";
+      break;
+    case 0 * 8 + 2:
+      nm = "collect";
+      break;
+    case 0 * 8 + 3:
+      nm = "broadcast";
+      break;
+    case 0 * 8 + 4:
+      nm = "distribute";
+      break;
+    case 0 * 8 + 5:
+      nm = "lmem 4 bank copy";
+      break;
+    case 0 * 8 + 6:
+      nm = "lmem 4 bank broadcast";
+      break;
+    case 1 * 8 + 1:
+      nm = "matrix transpose";
+      break;
+    case 2 * 8 + 1:
+      nm = "ncw mode";
+      break;
+    case 3 * 8 + 1:
+      nm = "broadcast";
+      break;
+    case 4 * 8 + 1:
+    case 4 * 8 + 5:
+      nm = "DMA_cw transpose";
+      break;
+    case 6 * 8 + 1:
+      nm = "nop";
+      break;
+    case 6 * 8 + 2:
+      nm = "sys_tr_wr";
+      break;
+    case 6 * 8 + 3:
+      nm = "sys_send";
+      break;
+    case 6 * 8 + 4:
+      nm = "sys_wait";
+      break;
+    case 8 * 8 + 1:
+      nm = "DMA_scatter";
+      break;
+    case 9 * 8 + 1:
+      nm = "h reverse";
+      break;
+    case 9 * 8 + 2:
+      nm = "c reverse";
+      break;
+    case 9 * 8 + 3:
+      nm = "n reverse";
+      break;
+    default:
+      nm = n.type;
+  }
+  n.name = std::string(nm);
+  if (type != 31 && sp == 0 && type <= 1) {
+    std::string_view suffix;
+    if (src == mem_kind::ddr && (dst == mem_kind::ddr || dst == mem_kind::lmem)) suffix = "Ld";
+    if (src == mem_kind::lmem && dst == mem_kind::ddr) suffix = "St";
+    if (src == mem_kind::lmem && dst == mem_kind::lmem) suffix = "Mv";
+    n.name = "tensor" + std::string(suffix);
+  }
+  return n;
+}
+
+/// getCdmaFunctionName(type, sp) of bigTpuProfile.
+inline op_names cdma_names(unsigned type, unsigned sp) {
+  constexpr std::array<std::string_view, 10> types{
+      "send", "read",     "write",      "general", "recevive", "lossy_compress", "lossy_decompress",
+      "sys",  "tcp_send", "tcp_receive"};
+  constexpr std::array<std::string_view, 7> sys{"end",
+                                                "nop",
+                                                "sys_tr_wr",
+                                                "sys_msg_tx_send",
+                                                "sys_msg_tx_wait",
+                                                "sys_msg_rx_send",
+                                                "sys_msg_rx_wait"};
+  op_names n;
+  if (type < types.size())
+    n.type = std::string(types[type]);
+  else if (type == 31)
+    n.type = "unknown";
+  else
+    n.type = "cmd_type_" + std::to_string(type);
+  if (type == 7 && sp < sys.size())
+    n.name = std::string(sys[sp]);
+  else if (sp == 0 && (type < types.size() || type == 31))
+    n.name = type == 8 ? std::string("tcp_send ") : n.type;
+  else
+    n.name = n.type + "_" + std::to_string(sp);
+  return n;
+}
+
+/// Vendor direction text, e.g. "DDR->LMEM".
+inline std::string direction_text(mem_kind src, mem_kind dst) {
+  if (src == mem_kind::none || dst == mem_kind::none) return {};
+  return std::string(name(src)) + "->" + std::string(name(dst));
+}
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm/names.hpp>
+// ---- begin <tpuprof/decode/cdm/normalize.hpp>
+/// cdm_normalize: repairs of raw PMU record lists before matching: 16-bit id
+/// unwrap, 32-bit cycle unwrap, out-of-order repair (SDMA/CDMA), and the
+/// cross-core alignment and zero shift applied after matching.
+
+
+
+namespace tpuprof::cdm {
+
+inline constexpr std::int64_t cycle_modulus = std::int64_t{1} << 32;
+
+/// Adds 65536 each time an id jumps from above 65000 to below 1000 (the
+/// vendor rule). Returns the number of wraps.
+inline std::uint64_t unwrap_ids(std::vector<pmu_record>& r) noexcept {
+  std::uint64_t delta = 0, last = 0, wraps = 0;
+  for (auto& x : r) {
+    if (last > 65000 && x.id < 1000) {
+      delta += 65536;
+      ++wraps;
+    }
+    last = x.id;
+    x.id += delta;
+  }
+  return wraps;
+}
+
+/// Unwraps 32-bit start/end cycles. A wrap is a backwards jump of the start of
+/// more than half the counter range relative to the previous start; the
+/// vendor's rule (next start < previous end) also fires on legal overlaps of
+/// pipelined or dual-thread records and adds a spurious 2^32 there (defect B.1),
+/// and tpu-mlir adds 2^32-1. On monotone data all three agree. An end below its
+/// start gets +2^32. Returns the number of wraps (start and end).
+inline std::uint64_t unwrap_cycles(std::vector<pmu_record>& r) noexcept {
+  std::int64_t delta = 0, last_start = 0;
+  std::uint64_t wraps = 0;
+  bool first = true;
+  for (auto& x : r) {
+    std::int64_t s = x.start + delta;
+    if (!first && s + cycle_modulus / 2 < last_start) {
+      delta += cycle_modulus;
+      s += cycle_modulus;
+      ++wraps;
+    }
+    first = false;
+    x.end += delta;
+    x.start = s;
+    if (x.end < x.start) {
+      x.end += cycle_modulus;
+      ++wraps;
+    }
+    last_start = x.start;
+  }
+  return wraps;
+}
+
+/// bigTpuProfile adjust_send_retire_order on raw cycles (SDMA, CDMA): swaps a
+/// record with its successor when the successor was issued first. Returns swaps.
+inline std::uint64_t adjust_send_retire_order(std::vector<pmu_record>& r) noexcept {
+  std::uint64_t swaps = 0;
+  for (std::size_t i = 1; i + 1 < r.size(); ++i) {
+    const auto& p = r[i - 1];
+    const auto& c = r[i];
+    const auto& f = r[i + 1];
+    const std::int64_t gc = c.start - p.end, gf = f.start - p.end;
+    bool swap = gf < gc && gc > 0 && gf > 0;
+    if (gc < 0 && gf > 0 && f.start - f.end > 0) swap = true;
+    if (swap) {
+      std::swap(r[i], r[i + 1]);
+      ++swaps;
+    }
+  }
+  return swaps;
+}
+
+/// bigTpuProfile adjust_command_order: swaps adjacent records whose ids are
+/// out of order by one. Returns swaps.
+inline std::uint64_t adjust_command_order(std::vector<pmu_record>& r) noexcept {
+  std::uint64_t swaps = 0;
+  const std::size_t n = r.size();
+  for (std::size_t i = 1; i < n; ++i) {
+    if (r[i].id >= r[i - 1].id) continue;
+    if (i >= 2 && r[i].id - r[i - 2].id == 1) {
+      std::swap(r[i], r[i - 1]);
+      ++swaps;
+    } else if (i + 1 < n && r[i + 1].id - r[i - 1].id == 1) {
+      std::swap(r[i], r[i + 1]);
+      ++swaps;
+    }
+  }
+  return swaps;
+}
+
+/// tpu-mlir's SDMA repair on the bmodel path: one forward pass; swap when the
+/// id goes back and the previous record is on thread 1 or one id ahead.
+inline std::uint64_t adjust_sdma_order_bmodel(std::vector<pmu_record>& r) noexcept {
+  std::uint64_t swaps = 0;
+  for (std::size_t i = 1; i < r.size(); ++i) {
+    const auto& pre = r[i - 1];
+    const auto& m = r[i];
+    if (m.id < pre.id &&
+        ((pre.flags & pmu_record::thread_one) || (pre.id - m.id == 1 && m.id != 0))) {
+      std::swap(r[i], r[i - 1]);
+      ++swaps;
+    }
+  }
+  return swaps;
+}
+
+/// Subtracts `delta` cycles from every record.
+inline void shift_cycles(std::vector<pmu_record>& r, std::int64_t delta) noexcept {
+  if (delta == 0) return;
+  for (auto& x : r) {
+    x.start -= delta;
+    x.end -= delta;
+  }
+}
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm/normalize.hpp>
+
+namespace tpuprof::cdm {
+
+/// Which rule set decodes a dump.
+enum class capture_path : std::uint8_t {
+  automatic,  ///< bmodel rules when global.profile has a `bmodel` line, or a core
+              ///< file has BLOCK_DES_BDC/GDMA/SDMA and no DYN_DATA
+  op,         ///< operator path (bigTpuProfile)
+  bmodel,     ///< bmodel path (tpu-mlir PerfAI)
+};
+
+/// Decoder settings.
+struct cdm_options {
+  /// Clocks for ns; 0 = `tpu_freq` of global.profile if present, else the chip default.
+  double tiu_freq_mhz = 0;
+  double dma_freq_mhz = 0;
+  std::uint8_t device = 0;
+  capture_path path = capture_path::automatic;
+  /// bmodel path: shift GDMA/SDMA so their 2nd init record ends with TIU's, as
+  /// tpu-mlir does (its golden output depends on it; the counter is shared, so
+  /// false gives the hardware's own phase).
+  bool bmodel_rephase = true;
+};
+
+namespace detail {
+
+/// Core id and CDMA port from file names: last digit group of
+/// `cdmlib*.profile`; N of `cdma<digits>_N.profile`.
+inline std::optional<unsigned> last_number(std::string_view s) {
+  std::size_t end = s.size();
+  while (end > 0 && !(s[end - 1] >= '0' && s[end - 1] <= '9')) --end;
+  if (end == 0) return std::nullopt;
+  std::size_t b = end;
+  while (b > 0 && s[b - 1] >= '0' && s[b - 1] <= '9') --b;
+  if (end - b > 6) return std::nullopt;
+  unsigned v = 0;
+  for (std::size_t i = b; i < end; ++i) v = v * 10 + static_cast<unsigned>(s[i] - '0');
+  return v;
+}
+
+inline std::optional<unsigned> cdma_port_of(std::string_view n) {
+  // cdma\d*_(\d+)\.profile
+  if (!n.starts_with("cdma") || !n.ends_with(".profile")) return std::nullopt;
+  std::string_view mid = n.substr(4, n.size() - 4 - 8);
+  std::size_t i = 0;
+  while (i < mid.size() && mid[i] >= '0' && mid[i] <= '9') ++i;
+  if (i >= mid.size() || mid[i] != '_') return std::nullopt;
+  std::string_view port = mid.substr(i + 1);
+  if (port.empty() || port.size() > 6) return std::nullopt;
+  unsigned v = 0;
+  for (char ch : port) {
+    if (ch < '0' || ch > '9') return std::nullopt;
+    v = v * 10 + static_cast<unsigned>(ch - '0');
+  }
+  return v;
+}
+
+inline const char* engine_key(pmu_kind k) {
+  switch (k) {
+    case pmu_kind::tiu:
+      return "tiu";
+    case pmu_kind::gdma:
+      return "gdma";
+    case pmu_kind::sdma:
+      return "sdma";
+    default:
+      return "cdma";
+  }
+}
+
+}  // namespace detail
+
+/// Decoder of one SG2260-family dump for chip `Chip` (chips::aks, chips::aksv).
+/// Everything is decoded in the constructor; the object then owns the events
+/// (64 B each, grouped by track in track_less order, time order within a track).
+/// Per event: op = vendor "Function Name", op_type = "Function Type", function
+/// = kernel function, group = func_scope_id (kernel-function instance; 0 with
+/// function 0 when none), dir = vendor Direction, bytes = PMU byte counter. Throws decode_error for
+/// input that cannot be decoded; data problems that lose nothing essential go to
+/// info().diagnostics.
+template <cdm_chip Chip>
+class cdm_decoder {
+ public:
+  explicit cdm_decoder(const io::dump_files& files, cdm_options opt = {}) : opt_(opt) {
+    decode(files);
   }
 
-  void write(std::string_view s) { write(s.data(), s.size()); }
-  void write(const void* p, std::size_t n) {
-    if (n && std::fwrite(p, 1, n, f_) != n)
-      throw output_error(path_.string() + ": write failed: " + std::strerror(errno));
-  }
-  /// Flushes, syncs and renames into place. Throws output_error on failure.
-  void commit() {
-    if (!f_) return;
-    bool ok = std::fflush(f_) == 0 && ::fsync(::fileno(f_)) == 0;
-    int e = errno;
-    ok = (std::fclose(f_) == 0) && ok;
-    f_ = nullptr;
-    std::error_code ec;
-    if (!ok) {
-      std::filesystem::remove(tmp_, ec);
-      throw output_error(path_.string() + ": write failed: " + std::strerror(e));
-    }
-    std::filesystem::rename(tmp_, path_, ec);
-    if (ec) {
-      std::filesystem::remove(tmp_, ec);
-      throw output_error(path_.string() + ": rename failed: " + ec.message());
-    }
-  }
-  const std::filesystem::path& path() const noexcept { return path_; }
+  const trace_info& info() const noexcept { return info_; }
+  /// Hardware events (TIU, GDMA, SDMA per core; CDMA per port).
+  const std::vector<engine_event>& events() const noexcept { return events_; }
+  /// Kernel-function spans (engine::kernel_function, unit = core or CDMA port).
+  const std::vector<engine_event>& spans() const noexcept { return spans_; }
+  /// True when the bmodel rule set was used.
+  bool bmodel_path() const noexcept { return bmodel_; }
+  /// PMU cycle of the last record (before system-command removal), on the common timeline.
+  std::int64_t pmu_tail_cycle() const noexcept { return tail_cycle_; }
 
  private:
-  std::filesystem::path path_, tmp_;
-  std::FILE* f_ = nullptr;
+  using list = std::vector<pmu_record>;
+
+  struct core_data {
+    unsigned core = 0;
+    std::string file;
+    list pmu[3];  // tiu, gdma, sdma
+    std::uint64_t raw_records[3] = {0, 0, 0};
+    bool has_monitor[3] = {false, false, false};
+    dyn_lists cmds;
+    std::vector<std::vector<command>> cdma_cmds;  // per port, trimmed, when attached here
+    des_kv_map kv;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, cmd_engine>, std::vector<command>> kv_decoded;
+    bool has_dyn = false, has_extra = false, has_des_blocks = false;
+    std::optional<std::int64_t> anchor;
+    std::vector<command> des_lists[3];  // bmodel: decoded BLOCK_DES_* commands
+  };
+  struct span_src {
+    std::int64_t b, e;
+    std::int32_t scope, batch;
+    name_id func;
+  };
+  struct port_data {
+    unsigned port = 0;
+    std::string file;
+    list pmu;
+    std::uint64_t raw_records = 0;
+    std::optional<unsigned> core;  // core whose SDMA it was aligned to
+  };
+
+  // ---------------------------------------------------------------- decode
+  void decode(const io::dump_files& files) {
+    info_.chip = std::string(Chip::name);
+    info_.source = files.label();
+    info_.cores = Chip::core_count;
+    auto& dg = info_.diagnostics;
+
+    const io::byte_reader gr = files.get("global.profile");
+    global_ = parse_global_profile(gr);
+    if (!global_.arch) throw decode_error(gr.file(), decode_error::no_offset, "no arch line");
+    if (!matches_arch<Chip>(*global_.arch))
+      throw decode_error(
+          gr.file(), global_.arch_offset,
+          "arch=" + std::to_string(*global_.arch) + " is not " + std::string(Chip::name));
+    info_.properties.emplace_back("arch", std::to_string(*global_.arch));
+    if (global_.max_record_num)
+      info_.properties.emplace_back("max_record_num", std::to_string(global_.max_record_num));
+    if (global_.tail_offset_ns)
+      info_.properties.emplace_back("tail_offset_ns", std::to_string(*global_.tail_offset_ns));
+    if (global_.tpu_freq_mhz)
+      info_.properties.emplace_back("tpu_freq", std::to_string(*global_.tpu_freq_mhz));
+    for (const auto& [k, v] : global_.record_counts) {
+      if (global_.max_record_num && v >= global_.max_record_num)
+        dg.add(diag::buffer_full, gr.file(), decode_error::no_offset,
+               k + "_record=" + std::to_string(v) + " reached max_record_num: records lost");
+      else if (v < 2)
+        dg.add(diag::empty_block, gr.file(), decode_error::no_offset,
+               k + "_record=" + std::to_string(v) + ": fewer than the 2 init records");
+    }
+    tiu_mhz_ = pick_freq(opt_.tiu_freq_mhz, Chip::tiu_freq_mhz);
+    dma_mhz_ = pick_freq(opt_.dma_freq_mhz, Chip::dma_freq_mhz);
+
+    // Core files: core id from the file name (the vendor uses the position in
+    // the sorted list, which shifts every later core when one file is missing).
+    std::vector<std::pair<unsigned, std::string_view>> core_files;
+    std::vector<std::pair<unsigned, std::string_view>> port_files;
+    for (auto n : files.names()) {
+      if (n.starts_with("cdmlib") && n.ends_with(".profile")) {
+        auto c = detail::last_number(n.substr(0, n.size() - 8));
+        if (!c || *c >= Chip::core_count)
+          throw decode_error(files.label() + "/" + std::string(n), decode_error::no_offset,
+                             "core number out of range for " + std::string(Chip::name) + " (" +
+                                 std::to_string(Chip::core_count) + " cores)");
+        for (auto& [cc, nn] : core_files)
+          if (cc == *c)
+            throw decode_error(
+                files.label() + "/" + std::string(n), decode_error::no_offset,
+                "second file for core " + std::to_string(*c) + " (" + std::string(nn) + ")");
+        core_files.emplace_back(*c, n);
+      } else if (auto p = detail::cdma_port_of(n)) {
+        if (*p >= Chip::cdma_port_count)
+          throw decode_error(files.label() + "/" + std::string(n), decode_error::no_offset,
+                             "CDMA port " + std::to_string(*p) + " exceeds the " +
+                                 std::to_string(Chip::cdma_port_count) + " ports of " +
+                                 std::string(Chip::name));
+        port_files.emplace_back(*p, n);
+      }
+    }
+    if (core_files.empty())
+      throw decode_error(files.label(), decode_error::no_offset, "no cdmlib*.profile core file");
+    std::sort(core_files.begin(), core_files.end());
+    std::sort(port_files.begin(), port_files.end());
+    report_missing_cores(files, core_files);
+
+    cores_.reserve(core_files.size());
+    for (auto& [c, n] : core_files) read_core(files, c, n);
+    ports_.reserve(port_files.size());
+    for (auto& [p, n] : port_files) read_port(files, p, n);
+
+    bool has_des = false, has_dyn = false;
+    for (auto& cd : cores_) {
+      has_des = has_des || cd.has_des_blocks;
+      has_dyn = has_dyn || cd.has_dyn;
+    }
+    bmodel_ = opt_.path == capture_path::bmodel ||
+              (opt_.path == capture_path::automatic && (global_.bmodel || (has_des && !has_dyn)));
+    if (bmodel_)
+      run_bmodel();
+    else
+      run_operator();
+    emit();
+  }
+
+  double pick_freq(double forced, double chip_default) {
+    if (forced > 0) return forced;
+    if (global_.tpu_freq_mhz && *global_.tpu_freq_mhz > 0) return *global_.tpu_freq_mhz;
+    if (global_.tpu_freq_mhz)
+      info_.diagnostics.add(diag::default_frequency, "global.profile", decode_error::no_offset,
+                            "tpu_freq is 0: chip default used");
+    return chip_default;
+  }
+
+  void report_missing_cores(const io::dump_files& files,
+                            const std::vector<std::pair<unsigned, std::string_view>>& present) {
+    // A core is expected when global.profile counts records for it, or when a
+    // higher core has a file.
+    unsigned expected = present.back().first + 1;
+    for (const auto& [k, v] : global_.record_counts) {
+      if (!k.starts_with("core")) continue;
+      if (auto c = detail::last_number(k.substr(0, k.find('_'))); c && *c < Chip::core_count)
+        expected = std::max(expected, *c + 1);
+    }
+    for (unsigned c = 0; c < expected; ++c) {
+      bool found = false;
+      for (const auto& p : present) found = found || p.first == c;
+      if (!found)
+        info_.diagnostics.add(diag::missing_file, files.label(), decode_error::no_offset,
+                              "no core file for core " + std::to_string(c));
+    }
+  }
+
+  void read_core(const io::dump_files& files, unsigned core, std::string_view name) {
+    auto& dg = info_.diagnostics;
+    core_data& cd = cores_.emplace_back();
+    cd.core = core;
+    const io::byte_reader f = files.get(name);
+    cd.file = std::string(f.file());
+    const auto blocks = read_blocks(f);
+    std::vector<dyn_extra_item> extra;
+    for (const auto& b : blocks)
+      if (b.type == block_type::dyn_extra) {
+        read_dyn_extra(b.content, extra, dg);
+        cd.has_extra = true;
+      }
+    dyn_context ctx{&info_.names,      next_scope_,          Chip::cdma_port_count,
+                    Chip::dyn_engines, Chip::rvt_wrap_limit, Chip::kind};
+    std::size_t extra_idx = 0;
+    cd.cmds.cdma.resize(Chip::cdma_port_count);
+    for (const auto& b : blocks) {
+      auto monitor = [&](int k, pmu_kind kind) {
+        if (cd.has_monitor[k]) {
+          dg.add(diag::skipped_block, cd.file, b.header_offset,
+                 "second MONITOR block of one engine ignored (the vendor uses the first)");
+          return;
+        }
+        cd.has_monitor[k] = true;
+        if (std::size_t tail = read_pmu_records(b.content, kind, cd.pmu[k]))
+          dg.add(diag::truncated_tail, cd.file, b.content.base() + b.content.size() - tail,
+                 "partial PMU record at the end of a MONITOR block");
+        cd.raw_records[k] = cd.pmu[k].size();
+      };
+      switch (b.type) {
+        case block_type::monitor_bd:
+          monitor(0, pmu_kind::tiu);
+          break;
+        case block_type::monitor_gdma:
+          monitor(1, pmu_kind::gdma);
+          break;
+        case block_type::monitor_sdma:
+          monitor(2, pmu_kind::sdma);
+          break;
+        case block_type::dyn_data:
+          cd.has_dyn = true;
+          walk_dyn_data(b.content, ctx, extra, extra_idx, cd.cmds, dg);
+          break;
+        case block_type::block_des_kv:
+          read_des_kv(b.content, cd.kv, dg);
+          break;
+        case block_type::block_des_bdc:
+        case block_type::block_des_gdma:
+        case block_type::block_des_sdma: {
+          cd.has_des_blocks = true;
+          const int k = b.type == block_type::block_des_bdc    ? 0
+                        : b.type == block_type::block_des_gdma ? 1
+                                                               : 2;
+          auto dec =
+              decode_buffer(b.content, k == 0 ? cmd_engine::tiu : cmd_engine::dma, Chip::kind);
+          if (!dec.error.empty()) dg.add(diag::unknown_enum, cd.file, dec.error_offset, dec.error);
+          cd.des_lists[k].insert(cd.des_lists[k].end(), dec.cmds.begin(), dec.cmds.end());
+          break;
+        }
+        case block_type::monitor_cdma:
+          dg.add(diag::skipped_block, cd.file, b.header_offset,
+                 "MONITOR_CDMA in a core file ignored (CDMA comes from cdma_*.profile)");
+          break;
+        case block_type::dyn_extra:
+          break;
+        default:
+          dg.add(diag::skipped_block, cd.file, b.header_offset,
+                 "block type " + std::to_string(static_cast<unsigned>(b.type)) + " not used");
+      }
+    }
+    next_scope_ = ctx.next_scope;
+    if (!extra.empty() && extra_idx < extra.size())
+      dg.add(diag::unmatched_command, cd.file, decode_error::no_offset,
+             std::to_string(extra.size() - extra_idx) + " DYN_EXTRA items without a node");
+    for (int k = 0; k < 3; ++k)
+      if (!cd.has_monitor[k])
+        dg.add(diag::empty_block, cd.file, decode_error::no_offset,
+               std::string("no MONITOR block for ") + detail::engine_key(pmu_kind(k)));
+  }
+
+  void read_port(const io::dump_files& files, unsigned port, std::string_view name) {
+    port_data& pd = ports_.emplace_back();
+    pd.port = port;
+    const io::byte_reader f = files.get(name);
+    pd.file = std::string(f.file());
+    for (const auto& b : read_blocks(f)) {
+      if (b.type != block_type::monitor_cdma) {
+        info_.diagnostics.add(diag::skipped_block, pd.file, b.header_offset,
+                              "only MONITOR_CDMA is used in a CDMA file");
+        continue;
+      }
+      if (std::size_t tail = read_pmu_records(b.content, pmu_kind::cdma, pd.pmu))
+        info_.diagnostics.add(diag::truncated_tail, pd.file,
+                              b.content.base() + b.content.size() - tail,
+                              "partial CDMA record at the end of a MONITOR_CDMA block");
+    }
+    pd.raw_records = pd.pmu.size();
+  }
+
+  void count(diag kind, std::uint64_t n, const std::string& file, std::string_view what) {
+    if (n) info_.diagnostics.add(kind, file, decode_error::no_offset, std::string(what), n);
+  }
+
+  // ------------------------------------------------------------ operator path
+  void run_operator() {
+    auto& dg = info_.diagnostics;
+    const unsigned init = Chip::init_cmd_num;
+    for (auto& pd : ports_) {
+      count(diag::id_wrap, unwrap_ids(pd.pmu), pd.file, "CDMA id wrap");
+      count(diag::out_of_order, adjust_send_retire_order(pd.pmu), pd.file,
+            "CDMA send/retire order repaired");
+      count(diag::cycle_wrap, unwrap_cycles(pd.pmu), pd.file, "CDMA cycle wrap");
+      count(diag::out_of_order, adjust_command_order(pd.pmu), pd.file, "CDMA id order repaired");
+    }
+    // Core that attaches CDMA when none carries CDMA commands: the last core
+    // (the vendor says CORE_NUM-1 of the file order).
+    const unsigned last_core = cores_.back().core;
+    std::vector<bool> attached(ports_.size(), false);
+    for (auto& cd : cores_) {
+      for (int k = 0; k < 3; ++k) {
+        auto& l = cd.pmu[k];
+        count(diag::id_wrap, unwrap_ids(l), cd.file, "id wrap");
+        if (k == 2)
+          count(diag::out_of_order, adjust_send_retire_order(l), cd.file,
+                "SDMA send/retire order repaired");
+        count(diag::cycle_wrap, unwrap_cycles(l), cd.file, "cycle wrap");
+        if (k == 2)
+          count(diag::out_of_order, adjust_command_order(l), cd.file, "SDMA id order repaired");
+      }
+      if (cd.pmu[0].size() >= init && init > 0)
+        cd.anchor = cd.pmu[0][init - 1].end;
+      else
+        dg.add(diag::other, cd.file, decode_error::no_offset,
+               "fewer TIU records than init records: core not aligned");
+      for (int k = 0; k < 3; ++k) trim_front(cd.pmu[k], init);
+      trim_front(cd.cmds.tiu, init);
+      trim_front(cd.cmds.gdma, init);
+      trim_front(cd.cmds.sdma, init);
+
+      auto resolver_for = [&cd, this](cmd_engine e) {
+        return [&cd, this, e](const command& d) { return resolve_des(cd, d, e); };
+      };
+      cd.cdma_cmds.resize(Chip::cdma_port_count);
+      if (cd.cmds.any_cdma() || cd.core == last_core) {
+        for (std::size_t pi = 0; pi < ports_.size(); ++pi) {
+          auto& pd = ports_[pi];
+          if (attached[pi] || pd.pmu.size() <= 1) continue;
+          attached[pi] = true;
+          const std::int64_t wait_end = pd.pmu[0].end;
+          std::int64_t offset = 0;
+          if (!cd.pmu[2].empty())
+            offset = wait_end - cd.pmu[2][0].end;
+          else
+            dg.add(diag::other, pd.file, decode_error::no_offset,
+                   "no SDMA record to align CDMA with");
+          trim_front(pd.pmu, init);
+          auto& cmds = cd.cdma_cmds[pd.port];
+          cmds = cd.cmds.cdma[pd.port];
+          trim_front(cmds, init);
+          shift_cycles(pd.pmu, offset);
+          trim_front(cd.pmu[2], 1);  // the VSDMA send of the C2C barrier
+          trim_front(cd.cmds.sdma, 1);
+          stats_[key(pmu_kind::cdma, pd.port)] =
+              pair_sections(pd.pmu, cmds, true, resolver_for(cmd_engine::cdma));
+          pd.core = cd.core;
+        }
+      }
+      for (int k = 0; k < 3; ++k) {
+        const auto& cmds = k == 0 ? cd.cmds.tiu : k == 1 ? cd.cmds.gdma : cd.cmds.sdma;
+        stats_[key(pmu_kind(k), cd.core)] = pair_sections(
+            cd.pmu[k], cmds, true, resolver_for(k == 0 ? cmd_engine::tiu : cmd_engine::dma));
+      }
+    }
+    for (std::size_t pi = 0; pi < ports_.size(); ++pi)
+      if (!attached[pi] && ports_[pi].pmu.size() > 1)
+        dg.add(diag::other, ports_[pi].file, decode_error::no_offset,
+               "CDMA port not attached to a core");
+      else if (!attached[pi])
+        ports_[pi].pmu.clear();
+
+    align_and_shift();
+    // System-command removal: CDMA first, then the core engines.
+    bool remain = false;
+    for (auto& pd : ports_) {
+      omit_system_op(pd.pmu, cdma_sys_code, false);
+      remain = remain || !pd.pmu.empty();
+    }
+    for (auto& cd : cores_) {
+      omit_system_op(cd.pmu[0], tiu_sys_code, remain);
+      omit_system_op(cd.pmu[1], dma_sys_code, remain);
+      omit_system_op(cd.pmu[2], dma_sys_code, remain);
+    }
+    info_.mode = "mode 0 (PMU only)";
+    for (auto& cd : cores_) {
+      if (cd.has_dyn && info_.mode.starts_with("mode 0"))
+        info_.mode = "mode 1 (condensed commands)";
+      if (cd.has_dyn && cd.has_extra) info_.mode = "mode 2 (detailed commands)";
+    }
+  }
+
+  template <class T>
+  static void trim_front(std::vector<T>& v, std::size_t n) {
+    v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min(n, v.size())));
+  }
+
+  static std::uint32_t key(pmu_kind k, unsigned unit) {
+    return static_cast<std::uint32_t>(k) << 8 | unit;
+  }
+
+  /// Decoded commands of a DES reference (lazily, once per buffer and engine).
+  const std::vector<command>* resolve_des(core_data& cd, const command& d, cmd_engine e) {
+    const auto k = std::make_tuple(d.offset, d.cmd_num, e);
+    if (auto it = cd.kv_decoded.find(k); it != cd.kv_decoded.end()) return &it->second;
+    auto raw = cd.kv.find(std::make_pair(d.offset, d.cmd_num));
+    if (raw == cd.kv.end()) return nullptr;
+    auto dec = decode_buffer(raw->second, e, Chip::kind);
+    if (!dec.error.empty())
+      info_.diagnostics.add(diag::unknown_enum, cd.file, dec.error_offset, dec.error);
+    return &cd.kv_decoded.emplace(k, std::move(dec.cmds)).first->second;
+  }
+
+  /// bigTpuProfile omit_system_commands.
+  static bool is_sys(const pmu_record& r, std::uint8_t code) {
+    return (r.cmd && r.cmd->tsk == code) || r.is_sys_labelled();
+  }
+  static void omit_system_op(list& r, std::uint8_t code, bool remain) {
+    // Work on a window [b, e) and erase once.
+    std::size_t b = 0, e = r.size();
+    for (;;) {
+      const std::size_t n = e - b;
+      if (n >= 3 && r[e - 1].id - r[e - 2].id == 1 && r[e - 2].id <= r[e - 3].id &&
+          is_sys(r[e - 2], code)) {
+        e -= 2;
+      } else if (n >= 3 && r[b + 1].id - r[b].id == 1 && r[b + 2].id <= r[b + 1].id &&
+                 is_sys(r[b], code)) {
+        b += 2;
+      } else {
+        break;
+      }
+    }
+    r.erase(r.begin() + static_cast<std::ptrdiff_t>(e), r.end());
+    r.erase(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(b));
+    if (!remain && r.size() <= 2)
+      r.erase(
+          std::remove_if(r.begin(), r.end(), [&](const pmu_record& x) { return is_sys(x, code); }),
+          r.end());
+  }
+
+  /// Core alignment on the anchors, then the shift to zero (the minimum over
+  /// all lists of the first record's start).
+  void align_and_shift() {
+    std::optional<std::int64_t> base;
+    for (auto& cd : cores_)
+      if (cd.anchor) {
+        base = cd.anchor;
+        break;
+      }
+    auto anchor_of = [&](unsigned core) -> std::int64_t {
+      for (auto& cd : cores_)
+        if (cd.core == core && cd.anchor && base) return *cd.anchor - *base;
+      return 0;
+    };
+    for (auto& cd : cores_)
+      for (auto& l : cd.pmu) shift_cycles(l, anchor_of(cd.core));
+    for (auto& pd : ports_)
+      if (pd.core) shift_cycles(pd.pmu, anchor_of(*pd.core));
+
+    std::optional<std::int64_t> first_min, global_min;
+    auto scan = [&](const list& l) {
+      if (l.empty()) return;
+      first_min = first_min ? std::min(*first_min, l.front().start) : l.front().start;
+      for (const auto& x : l) {
+        const auto m = std::min(x.start, x.end);
+        global_min = global_min ? std::min(*global_min, m) : m;
+      }
+    };
+    for (auto& cd : cores_)
+      for (auto& l : cd.pmu) scan(l);
+    for (auto& pd : ports_) scan(pd.pmu);
+    if (!first_min) return;
+    std::int64_t t0 = *first_min;
+    if (*global_min < t0) {
+      info_.diagnostics.add(diag::other, info_.source, decode_error::no_offset,
+                            "a record starts before the first record of every list: shifted by "
+                            "the global minimum (the vendor tool aborts here)");
+      t0 = *global_min;
+    }
+    tail_cycle_ = std::numeric_limits<std::int64_t>::min();
+    for (auto& cd : cores_)
+      for (auto& l : cd.pmu) {
+        shift_cycles(l, t0);
+        if (!l.empty()) tail_cycle_ = std::max(tail_cycle_, l.back().end);
+      }
+    for (auto& pd : ports_) {
+      shift_cycles(pd.pmu, t0);
+      if (!pd.pmu.empty()) tail_cycle_ = std::max(tail_cycle_, pd.pmu.back().end);
+    }
+    info_.properties.emplace_back("pmu_tail_cycle", std::to_string(tail_cycle_));
+  }
+
+  // ------------------------------------------------------------ bmodel path
+  void run_bmodel() {
+    auto& dg = info_.diagnostics;
+    const unsigned init = Chip::init_cmd_num;
+    info_.mode = "bmodel";
+    for (auto& cd : cores_) {
+      for (int k = 0; k < 3; ++k) {
+        auto& l = cd.pmu[k];
+        count(diag::id_wrap, unwrap_ids(l), cd.file, "id wrap");
+        count(diag::cycle_wrap, unwrap_cycles(l), cd.file, "cycle wrap");
+        if (k == 2)
+          count(diag::out_of_order, adjust_sdma_order_bmodel(l), cd.file, "SDMA order repaired");
+      }
+      if (cd.pmu[0].size() >= init && init > 0) {
+        cd.anchor = cd.pmu[0][init - 1].end;
+        if (opt_.bmodel_rephase)
+          for (int k = 1; k < 3; ++k)
+            if (cd.pmu[k].size() >= init)
+              shift_cycles(cd.pmu[k], cd.pmu[k][init - 1].end - *cd.anchor);
+      } else {
+        dg.add(diag::other, cd.file, decode_error::no_offset,
+               "fewer TIU records than init records: core not aligned");
+      }
+      for (int k = 0; k < 3; ++k) {
+        trim_front(cd.pmu[k], init);
+        auto none = [](const command&) -> const std::vector<command>* { return nullptr; };
+        stats_[key(pmu_kind(k), cd.core)] = pair_sections(cd.pmu[k], cd.des_lists[k], false, none);
+        omit_system_bmodel(cd.pmu[k], k == 0 ? tiu_sys_code : dma_sys_code);
+      }
+    }
+    align_and_shift_bmodel();
+  }
+
+  /// tpu-mlir's trimming of system commands at both ends of a list.
+  static void omit_system_bmodel(list& r, std::uint8_t code) {
+    auto sys = [&](const pmu_record& x) { return x.cmd && x.cmd->tsk == code; };
+    std::size_t e = r.size(), cut = r.size();
+    while (e > 0 && sys(r[e - 1])) {
+      --e;
+      if (r[e].id == 0) cut = e;
+    }
+    r.erase(r.begin() + static_cast<std::ptrdiff_t>(cut), r.end());
+    std::size_t b = 0;
+    while (b < r.size() && sys(r[b])) ++b;
+    r.erase(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(b));
+  }
+
+  void align_and_shift_bmodel() {
+    // Same arithmetic as the operator path; there are no CDMA ports.
+    ports_.clear();
+    align_and_shift();
+  }
+
+  // ----------------------------------------------------------------- output
+  void emit() {
+    std::size_t total = 0;
+    for (auto& cd : cores_)
+      for (auto& l : cd.pmu) total += l.size();
+    for (auto& pd : ports_) total += pd.pmu.size();
+    events_.reserve(total);
+    std::vector<track> tracks;
+    for (auto& cd : cores_) {
+      std::vector<span_src> funcs;
+      for (int k = 0; k < 3; ++k) {
+        const auto kind = pmu_kind(k);
+        const engine eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
+        const std::size_t before = events_.size();
+        for (const auto& r : cd.pmu[k]) {
+          emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core));
+          const command* tags = r.tags ? r.tags : r.cmd;
+          if (tags && (tags->func || tags->scope >= 0))
+            funcs.push_back({r.start, r.end, tags->scope, tags->batch, tags->func});
+        }
+        finish_track(tracks, eng, cd.core, k == 0 ? tiu_mhz_ : dma_mhz_, cd.raw_records[k], before,
+                     cd.has_monitor[k]);
+      }
+      emit_spans(funcs, static_cast<std::uint8_t>(cd.core));
+    }
+    for (auto& pd : ports_) {
+      const std::size_t before = events_.size();
+      for (const auto& r : pd.pmu)
+        emit_one(r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port));
+      finish_track(tracks, engine::cdma, pd.port, dma_mhz_, pd.raw_records, before, true);
+    }
+    info_.tracks = std::move(tracks);
+    info_.sort_tracks();
+    // events_ is in core order, then ports: matches track_less (ports after cores).
+    bool any = false;
+    for (const auto& e : events_) {
+      if (!any || e.begin_ns < info_.begin_ns) info_.begin_ns = e.begin_ns;
+      if (!any || e.end_ns > info_.end_ns) info_.end_ns = e.end_ns;
+      any = true;
+    }
+    std::uint64_t unmatched = 0;
+    for (const auto& [k, st] : stats_) {
+      const auto kind = pmu_kind(k >> 8);
+      std::string name = std::string(detail::engine_key(kind)) + std::to_string(k & 0xFF);
+      info_.properties.emplace_back("match." + name,
+                                    "matched=" + std::to_string(st.matched) +
+                                        " inserted=" + std::to_string(st.inserted) +
+                                        " deleted=" + std::to_string(st.deleted));
+      count(diag::inserted_record, st.inserted, info_.source,
+            "matcher " + name + ": commands without record");
+      count(diag::deleted_record, st.deleted, info_.source,
+            "matcher " + name + ": records without command");
+      if (st.fallback)
+        info_.diagnostics.add(
+            diag::other, info_.source, decode_error::no_offset,
+            "matcher " + name + ": alignment too large, sections paired in order");
+      unmatched += st.unmatched;
+    }
+    for (const auto& e : events_)
+      if (!e.matched()) ++unmatched_out_;  // includes the sys records the vendor names too
+    count(diag::unmatched_record, unmatched_out_, info_.source,
+          "events without a command (named unknown / sys)");
+    (void)unmatched;
+    // Free the working data.
+    cores_.clear();
+    cores_.shrink_to_fit();
+    ports_.clear();
+    ports_.shrink_to_fit();
+  }
+
+  void finish_track(std::vector<track>& tracks, engine eng, unsigned unit, double mhz,
+                    std::uint64_t records, std::size_t before, bool present) {
+    auto first = events_.begin() + static_cast<std::ptrdiff_t>(before);
+    auto by_begin = [](const engine_event& a, const engine_event& b) {
+      return a.begin_cycle < b.begin_cycle;
+    };
+    if (!std::is_sorted(first, events_.end(), by_begin))
+      std::stable_sort(first, events_.end(), by_begin);
+    if (!present && records == 0) return;
+    track t;
+    t.device = opt_.device;
+    t.unit = static_cast<std::uint8_t>(unit);
+    t.eng = eng;
+    t.freq_mhz = mhz;
+    t.records = records;
+    t.events = events_.size() - before;
+    tracks.push_back(t);
+  }
+
+  void emit_spans(std::vector<span_src>& f, std::uint8_t core) {
+    std::stable_sort(f.begin(), f.end(), [](const auto& a, const auto& b) {
+      return a.b != b.b ? a.b < b.b : a.e < b.e;
+    });
+    for (std::size_t i = 0; i < f.size();) {
+      std::size_t j = i + 1;
+      std::int64_t b = f[i].b, e = f[i].e;
+      auto same = [&](const span_src& x) {
+        return f[i].scope >= 0 ? x.scope == f[i].scope
+                               : (x.scope < 0 && x.func == f[i].func && x.batch == f[i].batch);
+      };
+      while (j < f.size() && same(f[j])) {
+        b = std::min(b, f[j].b);
+        e = std::max(e, f[j].e);
+        ++j;
+      }
+      engine_event s;
+      s.engine = engine::kernel_function;
+      s.unit = core;
+      s.device = opt_.device;
+      s.begin_cycle = static_cast<std::uint64_t>(b);
+      s.end_cycle = static_cast<std::uint64_t>(e);
+      s.begin_ns = static_cast<double>(b) * 1000.0 / tiu_mhz_;
+      s.end_ns = static_cast<double>(e) * 1000.0 / tiu_mhz_;
+      s.op = f[i].func;
+      s.function = f[i].func;
+      s.group = static_cast<std::uint16_t>(f[i].scope < 0 ? 0 : f[i].scope);
+      spans_.push_back(s);
+      i = j;
+    }
+  }
+
+  name_id intern(const std::string& s) { return info_.names.intern(s); }
+
+  void emit_one(const pmu_record& r, pmu_kind kind, engine eng, std::uint8_t unit) {
+    engine_event ev;
+    ev.device = opt_.device;
+    ev.unit = unit;
+    ev.engine = eng;
+    ev.begin_cycle = static_cast<std::uint64_t>(r.start);
+    ev.end_cycle = static_cast<std::uint64_t>(r.end);
+    const double mhz = kind == pmu_kind::tiu ? tiu_mhz_ : dma_mhz_;
+    ev.begin_ns = static_cast<double>(r.start) * 1000.0 / mhz;
+    ev.end_ns = static_cast<double>(r.end) * 1000.0 / mhz;
+    // Cmd Id as printed: PMU id + 1, except CDMA ids, which are already 1-based.
+    ev.cmd_id = static_cast<std::uint32_t>(kind == pmu_kind::cdma && !bmodel_ ? r.id : r.id + 1);
+    const std::uint8_t sys = (r.flags & pmu_record::sys_send)   ? 1
+                             : (r.flags & pmu_record::sys_wait) ? 2
+                                                                : 0;
+    const command* c = r.cmd;
+    if (const command* tags = r.tags ? r.tags : c) {
+      ev.function = tags->func;
+      ev.group = static_cast<std::uint16_t>(tags->scope < 0 ? 0 : tags->scope);
+    }
+    if (c) ev.set_flag(engine_event::flag_matched);
+    // Type codes and memory kinds decide the names; cache the interned ids per
+    // combination so the per-event path does no string work.
+    std::uint8_t type = 31, sp = 0;
+    mem_kind src = mem_kind::none, dst = mem_kind::none;
+    if (kind == pmu_kind::tiu) {
+      if (c) {
+        type = c->tsk;
+        sp = c->eu;
+      } else if (!bmodel_ && sys) {
+        type = tiu_sys_code;
+        sp = sys == 1 ? 8 : 9;
+      }
+    } else {
+      ev.bytes = r.bytes;
+      ev.set_flag(engine_event::flag_has_bytes);
+      const bool cdma = kind == pmu_kind::cdma;
+      src = dst = mem_kind::ddr;
+      if (c) {
+        type = c->tsk;
+        sp = c->eu;
+        if (c->has_reg) {
+          src = c->src;
+          dst = c->dst;
+        } else if (cdma || type == dma_sys_code) {
+          // CDMA nodes: Direction forced DDR->DDR; sys nodes: extra_info forced 0.
+        } else {
+          const unsigned s = (c->extra >> 4) & 3, t = (c->extra >> 6) & 3;
+          if (s == 3 || t == 3) {
+            info_.diagnostics.count(diag::unknown_enum);  // the vendor raises here
+            src = dst = mem_kind::none;
+          } else {
+            src = static_cast<mem_kind>(s);
+            dst = static_cast<mem_kind>(t);
+          }
+        }
+      } else if (bmodel_) {
+        dst = mem_kind::lmem;  // tpu-mlir: no command = extra_info 0 = DDR->LMEM
+      } else if (sys) {
+        type = cdma ? cdma_sys_code : dma_sys_code;
+        sp = sys == 1 ? 3 : 4;
+      }
+      ev.set_dir(to_direction(src, dst));
+    }
+    const bool reg = c && c->has_reg;
+    const std::uint64_t nkey = std::uint64_t{static_cast<std::uint8_t>(kind)} |
+                               std::uint64_t{reg} << 2 | std::uint64_t{reg && c->is_short} << 3 |
+                               std::uint64_t{type} << 8 | std::uint64_t{sp} << 16 |
+                               std::uint64_t{static_cast<std::uint8_t>(src)} << 24 |
+                               std::uint64_t{static_cast<std::uint8_t>(dst)} << 32;
+    auto it = name_cache_.find(nkey);
+    if (it == name_cache_.end()) {
+      op_names n;
+      if (kind == pmu_kind::tiu) {
+        if (reg) {
+          auto cls = find_tiu_class(type, sp, c->is_short, Chip::kind);
+          n.type = cls ? std::string(cls->name) : "unknown";
+          n.name = std::string(tiu_op_name(type, sp));
+        } else {
+          n = tiu_condensed_names(type, sp);
+        }
+      } else if (kind == pmu_kind::cdma) {
+        n = cdma_names(type, sp);
+      } else {
+        n = dma_names(type, sp, src, dst, bmodel_ ? "DMA_sys" : "sys");
+      }
+      it = name_cache_.emplace(nkey, std::make_pair(intern(n.name), intern(n.type))).first;
+    }
+    ev.op = it->second.first;
+    ev.op_type = it->second.second;
+    events_.push_back(ev);
+  }
+
+  static direction to_direction(mem_kind s, mem_kind d) noexcept {
+    constexpr direction t[3][3] = {
+        {direction::s2s, direction::s2m, direction::s2l},   // from DDR to DDR, L2M, LMEM
+        {direction::m2s, direction::m2m, direction::m2l},   // from L2M
+        {direction::l2s, direction::l2m, direction::l2l}};  // from LMEM
+    const auto a = static_cast<unsigned>(s), b = static_cast<unsigned>(d);
+    return a < 3 && b < 3 ? t[a][b] : direction::unknown;
+  }
+
+  cdm_options opt_;
+  global_profile global_;
+  trace_info info_;
+  std::vector<engine_event> events_;
+  std::vector<engine_event> spans_;
+  std::vector<core_data> cores_;
+  std::vector<port_data> ports_;
+  std::map<std::uint32_t, match_stats> stats_;
+  std::unordered_map<std::uint64_t, std::pair<name_id, name_id>> name_cache_;
+  std::int32_t next_scope_ = 0;
+  double tiu_mhz_ = 1000, dma_mhz_ = 1000;
+  bool bmodel_ = false;
+  std::int64_t tail_cycle_ = 0;
+  std::uint64_t unmatched_out_ = 0;
 };
 
-}  // namespace tpuprof::io
-// ---- end <tpuprof/io/atomic_file.hpp>
+static_assert(decoded_trace<cdm_decoder<chips::aks>>);
+static_assert(decoded_trace<cdm_decoder<chips::aksv>>);
+
+}  // namespace tpuprof::cdm
+// ---- end <tpuprof/decode/cdm_decoder.hpp>
+
+// synthetic dumps
 // ---- begin <tpuprof/synth/bm1684x_synth.hpp>
 /// Synthetic BM1684X dumps (bmprofile_data-N): seedable, any size, with the
 /// events they encode, for tests, benchmarks and the demo.
@@ -2641,7 +5772,7 @@ struct generated_dump {
   }
 };
 
-namespace detail {
+namespace bm1684x_detail {
 class byte_sink {
  public:
   std::vector<std::byte> data;
@@ -2663,7 +5794,7 @@ inline std::vector<std::byte> text_bytes(const std::string& s) {
   std::memcpy(v.data(), s.data(), s.size());
   return v;
 }
-}  // namespace detail
+}  // namespace bm1684x_detail
 
 /// Generates a BM1684X dump: one static subnet, `layers` layer groups of GDMA
 /// loads, TIU ops (each waiting on the last load) and stores, with TIU/DMA
@@ -2792,10 +5923,10 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
            " alloc=1 free=2 desc=bdc_perf_monitor\n";
   lines += "[bmprofile] mtype=1 addr=4952035328 size=" + std::to_string(256 * gdma_cap) +
            " alloc=1 free=2 desc=gdma_perf_monitor\n";
-  g.files.push_back({"global.profile", detail::text_bytes(lines)});
+  g.files.push_back({"global.profile", bm1684x_detail::text_bytes(lines)});
 
   // Command buffers: TIU then GDMA, each ending with its sys command + 128-B alignment.
-  detail::byte_sink tcmd, gcmd;
+  bm1684x_detail::byte_sink tcmd, gcmd;
   for (const auto& c : tiu) {
     std::uint64_t w0 = 1 | (std::uint64_t{c.bd_id & 0xFFFFF} << 1) |
                        (std::uint64_t{c.gdma_id & 0xFFFFF} << 21) |
@@ -2818,9 +5949,9 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
   g.files.push_back({"cmd_12425e000_0_1.dat", gcmd.data});
 
   // iter0.profile
-  detail::byte_sink it;
+  bm1684x_detail::byte_sink it;
   {
-    detail::byte_sink s;
+    bm1684x_detail::byte_sink s;
     s.u32(0);
     s.u32(0);
     s.u32(0);
@@ -2828,7 +5959,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     s.u64(1764051392744510 + 1000 + std::max(tiu_free, gdma_free) / o.tpu_freq_mhz);
     s.u64(0);
     it.block(1, s.data);
-    detail::byte_sink c;
+    bm1684x_detail::byte_sink c;
     c.u64(0x12425e000);
     c.u64(0);
     c.u64(0x12425c000);
@@ -2846,7 +5977,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
   const std::uint64_t tiu_t0 = tiu.empty() ? 0 : tiu.front().begin;
   const std::uint64_t gdma_t0 = fw.empty() ? gdma.front().begin : fw.front().begin;
   {
-    detail::byte_sink b;
+    bm1684x_detail::byte_sink b;
     for (std::size_t k = 0; k < tiu.size(); ++k) {
       const auto& c = tiu[k];
       b.u32(static_cast<std::uint32_t>(tiu_origin + (c.begin - tiu_t0)));
@@ -2861,7 +5992,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     it.block(3, b.data);
   }
   {
-    detail::byte_sink b;
+    bm1684x_detail::byte_sink b;
     auto rec = [&](std::uint64_t begin, std::uint64_t end, std::uint32_t inst, std::uint64_t bytes,
                    direction d) {
       std::uint32_t f[48] = {};
@@ -2885,7 +6016,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     it.block(4, b.data);
   }
   {
-    detail::byte_sink b;
+    bm1684x_detail::byte_sink b;
     const std::uint64_t mcu0 = 21382603606345;
     b.u32(0);
     b.u32(0xFFFFFFFFu);
@@ -2978,20 +6109,2417 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
 
 }  // namespace tpuprof::synth
 // ---- end <tpuprof/synth/bm1684x_synth.hpp>
-// ---- begin <tpuprof/version.hpp>
-/// Library version, as macros (read back by CMake) and as constants.
+// ---- begin <tpuprof/synth/cdm_synth.hpp>
+/// cdm_synth: a seedable generator of SG2260-family (AKS, AKSV) operator-path
+/// dumps: global.profile, cdmlib0_N.profile per core and cdma_P.profile per
+/// port, plus the events a correct decoder must produce from them.
 
-#define TPUPROF_VERSION_MAJOR 0
-#define TPUPROF_VERSION_MINOR 1
-#define TPUPROF_VERSION_PATCH 0
-#define TPUPROF_VERSION \
-  (TPUPROF_VERSION_MAJOR * 10000 + TPUPROF_VERSION_MINOR * 100 + TPUPROF_VERSION_PATCH)
+
+
+namespace tpuprof::synth {
+
+/// What to generate.
+struct cdm_synth_options {
+  unsigned cores = 0;          ///< 0 = all cores of the chip
+  unsigned records = 200;      ///< PMU records per core for TIU and GDMA (>= 8)
+  unsigned sdma_records = 0;   ///< SDMA records per core; 0 = a quarter of `records`
+  unsigned cdma_ports = 0;     ///< CDMA ports with a cdma_P.profile (0 = none)
+  unsigned cdma_records = 25;  ///< PMU records per CDMA port
+  unsigned mode = 1;           ///< 0 PMU only, 1 condensed commands, 2 detailed commands
+  std::uint64_t seed = 1;
+  /// Cycle counter value at the first init record; default leaves 4 s before the
+  /// 32-bit wrap. cycle_wrap places the wrap inside the run instead.
+  std::uint64_t counter_base = 289545018;
+  bool cycle_wrap = false;
+  /// Added to every TIU/GDMA/SDMA PMU id (e.g. 65400 puts a 16-bit id wrap
+  /// inside a short run; long runs wrap by themselves past 65536 records).
+  std::uint32_t id_offset = 0;
+  bool out_of_order = false;    ///< write some SDMA records swapped with their successor
+  int missing_core = -1;        ///< core whose file is not written (-1 = none)
+  double function_ratio = 0.6;  ///< share of commands inside kernel functions
+};
+
+/// Generated dump: file name -> bytes, and the events a decoder must yield
+/// (hardware events in track order; names interned in expected.meta.names).
+struct cdm_synth_result {
+  std::map<std::string, std::vector<std::byte>> files;
+  materialized_trace expected;
+};
+
+namespace detail {
+
+class byte_sink {
+ public:
+  std::vector<std::byte> out;
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
+  }
+  void u64(std::uint64_t v) {
+    u32(static_cast<std::uint32_t>(v));
+    u32(static_cast<std::uint32_t>(v >> 32));
+  }
+  void bytes(const std::vector<std::byte>& b) { out.insert(out.end(), b.begin(), b.end()); }
+  void block(cdm::block_type t, const std::vector<std::byte>& content) {
+    u32(static_cast<std::uint32_t>(t));
+    u32(static_cast<std::uint32_t>(content.size()));
+    bytes(content);
+  }
+};
+
+/// A little-endian bit image of one command (fields set by bit position).
+struct bit_image {
+  std::vector<std::uint64_t> w;
+  explicit bit_image(unsigned bits) : w(bits / 64, 0) {}
+  void set(unsigned lo, unsigned width, std::uint64_t v) {
+    for (unsigned i = 0; i < width; ++i)
+      if ((v >> i) & 1) w[(lo + i) / 64] |= std::uint64_t{1} << ((lo + i) % 64);
+  }
+  std::vector<std::byte> bytes() const {
+    byte_sink s;
+    for (auto x : w) s.u64(x);
+    return s.out;
+  }
+};
+
+/// One generated command with its PMU record, in true (unwrapped) cycles.
+struct gen_cmd {
+  std::int64_t start = 0, end = 0;
+  std::uint64_t id = 0;  // PMU id (unwrapped; CDMA 1-based)
+  std::uint64_t bytes = 0;
+  std::uint8_t tsk = 0, eu = 0;
+  cdm::mem_kind src = cdm::mem_kind::ddr, dst = cdm::mem_kind::ddr;
+  std::uint8_t dtype = 1;
+  bool sys = false;        // PMU sys heuristic holds
+  bool has_node = true;    // appears in DYN_DATA
+  bool dropped = false;    // trimmed by the decoder (init / CDMA send)
+  std::int32_t func = -1;  // index into function names
+  std::int32_t scope = -1;
+  unsigned seq = 0;  // dispatch order key
+};
+
+}  // namespace detail
+
+/// Generates a dump for chip `Chip`. Deterministic for equal options.
+template <cdm::cdm_chip Chip>
+cdm_synth_result synthesize_cdm(cdm_synth_options o) {
+  using namespace detail;
+  using cdm::mem_kind;
+  constexpr std::int64_t two32 = std::int64_t{1} << 32;
+  const unsigned ncores = o.cores == 0 || o.cores > Chip::core_count ? Chip::core_count : o.cores;
+  const unsigned nports = std::min(o.cdma_ports, Chip::cdma_port_count);
+  const unsigned n_tg = std::max(8u, o.records);
+  const unsigned n_sdma = std::max(8u, o.sdma_records ? o.sdma_records : n_tg / 4) +
+                          nports;  // + one VSDMA send per CDMA port
+  const unsigned n_cdma = std::max(8u, o.cdma_records);
+  const unsigned cdma_core = ncores - 1;  // carries the CDMA nodes (and their SDMA sends)
+  if (nports && o.missing_core == static_cast<int>(cdma_core)) o.missing_core = -1;
+  std::mt19937_64 rng(o.seed);
+  auto uni = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  const std::vector<std::string> func_names{"embedding_lookup", "softmax_kernel", "silu_mul",
+                                            "rms_norm",         "attention_qk",   "gemm_kernel"};
+  // Expected run length, to place the cycle wrap inside the run.
+  const std::int64_t run_estimate = static_cast<std::int64_t>(n_tg) * 3000;
+  const std::int64_t base =
+      o.cycle_wrap ? two32 - run_estimate / 3 : static_cast<std::int64_t>(o.counter_base);
+
+  struct core_gen {
+    std::vector<gen_cmd> eng[3];  // tiu, gdma, sdma
+    std::int64_t anchor = 0;
+  };
+  std::vector<core_gen> cores(ncores);
+  std::vector<std::vector<gen_cmd>> ports(nports);
+
+  // TIU ops used (tsk, eu): valid short classes on AKS and AKSV.
+  const std::uint8_t tiu_ops[][2] = {{2, 4},  {2, 5},  {0, 0}, {3, 2}, {3, 0}, {3, 14},
+                                     {3, 19}, {9, 13}, {4, 0}, {5, 0}, {1, 1}, {14, 2}};
+  for (unsigned c = 0; c < ncores; ++c) {
+    auto& cg = cores[c];
+    const std::int64_t L = base + uni(0, 3000);
+    // Init handshake: GDMA send -> BD wait, twice; SDMA likewise. All sys records.
+    auto init = [&](std::vector<gen_cmd>& v, std::int64_t t, std::uint8_t tsk, std::uint8_t eu0) {
+      for (unsigned k = 0; k < 2; ++k) {
+        gen_cmd g;
+        g.start = t + 550 * k;
+        g.end = g.start + 11 + 25 * k;
+        g.tsk = tsk;
+        g.eu = static_cast<std::uint8_t>(eu0 + (tsk == cdm::tiu_sys_code ? 0 : k));
+        g.sys = true;
+        g.dropped = true;
+        v.push_back(g);
+      }
+    };
+    init(cg.eng[1], L, cdm::dma_sys_code, 3);
+    init(cg.eng[0], L + 440, cdm::tiu_sys_code, 9);
+    init(cg.eng[2], L + 280, cdm::dma_sys_code, 3);
+    cg.anchor = cg.eng[0][1].end;
+    // Data commands.
+    for (int e = 0; e < 3; ++e) {
+      auto& v = cg.eng[e];
+      std::int64_t t = cg.anchor + uni(20, 400);
+      const unsigned n = e == 2 ? n_sdma : n_tg;
+      if (e == 2 && c == cdma_core)
+        for (unsigned p = 0; p < nports; ++p) {  // VSDMA sends of the C2C barrier
+          gen_cmd g;
+          g.start = t;
+          g.end = t + 40;
+          g.tsk = cdm::dma_sys_code;
+          g.eu = 3;
+          g.sys = true;
+          g.dropped = true;
+          v.push_back(g);
+          t = g.end + uni(5, 50);
+        }
+      while (v.size() < n) {
+        gen_cmd g;
+        const bool sys_pair = e < 2 && uni(0, 30) == 0;
+        if (e == 0) {
+          const auto& op = tiu_ops[uni(0, static_cast<std::int64_t>(std::size(tiu_ops)) - 1)];
+          g.tsk = sys_pair ? cdm::tiu_sys_code : op[0];
+          g.eu = sys_pair ? 8 : op[1];
+          g.dtype = static_cast<std::uint8_t>(uni(0, 2));
+          g.end = 0;
+          g.start = t;
+          g.end = t + (sys_pair ? uni(5, 40) : uni(50, 8000));
+        } else {
+          g.start = t;
+          if (sys_pair) {
+            g.tsk = cdm::dma_sys_code;
+            g.eu = 4;
+            g.end = t + uni(5, 200);
+          } else {
+            const int kind = static_cast<int>(uni(0, 9));
+            g.dtype = static_cast<std::uint8_t>(uni(0, 2));
+            if (e == 2) {  // SDMA: DDR-side traffic
+              g.tsk = kind < 5 ? 3 : 0;
+              g.src = kind == 9 ? mem_kind::l2m : mem_kind::ddr;
+              g.dst = kind == 8 ? mem_kind::l2m : mem_kind::ddr;
+            } else {
+              g.tsk = kind < 6 ? 0 : kind < 8 ? 1 : kind == 8 ? 3 : 7;
+              const mem_kind m[3] = {mem_kind::ddr, mem_kind::l2m, mem_kind::lmem};
+              g.src = kind < 4 ? mem_kind::ddr : m[uni(0, 2)];
+              g.dst = kind < 4 ? mem_kind::lmem : m[uni(0, 2)];
+            }
+            g.end = t + uni(300, e == 2 ? 30000 : 8000);
+            g.bytes = static_cast<std::uint64_t>((g.end - g.start) * uni(8, 120) / 64 * 64 + 64);
+          }
+        }
+        g.sys = sys_pair;
+        v.push_back(g);
+        t = g.end + uni(1, 3000);
+      }
+    }
+  }
+  // CDMA ports: wait + nop init records, then transfers; aligned on the CDMA
+  // core's VSDMA send p (the wait ends when the send ends).
+  for (unsigned p = 0; p < nports; ++p) {
+    auto& v = ports[p];
+    const auto& send = cores[cdma_core].eng[2][2 + p];
+    std::int64_t t = send.end - 30;
+    for (unsigned k = 0; k < 2; ++k) {
+      gen_cmd g;
+      g.start = t;
+      g.end = k == 0 ? send.end : t + 20;
+      g.tsk = cdm::cdma_sys_code;
+      g.eu = k == 0 ? 4 : 1;
+      g.sys = true;
+      g.dropped = true;
+      v.push_back(g);
+      t = g.end + 10;
+    }
+    while (v.size() < n_cdma) {
+      gen_cmd g;
+      g.start = t + uni(100, 20000);
+      g.end = g.start + uni(5000, 90000);
+      g.tsk = static_cast<std::uint8_t>(uni(0, 3));
+      g.bytes = static_cast<std::uint64_t>((g.end - g.start) * uni(8, 40) / 64 * 64 + 64);
+      v.push_back(g);
+      t = g.end;
+    }
+  }
+  // PMU ids: TIU/GDMA/SDMA 0-based (+ id_offset), CDMA 1-based.
+  for (auto& cg : cores)
+    for (auto& v : cg.eng)
+      for (std::size_t i = 0; i < v.size(); ++i) v[i].id = o.id_offset + i;
+  for (auto& v : ports)
+    for (std::size_t i = 0; i < v.size(); ++i) v[i].id = i + 1;
+
+  // Kernel functions: the per-core dispatch order (by start) is cut into runs;
+  // a run is inside a function with probability function_ratio. Scopes are
+  // numbered across core files in file order, as the vendor does.
+  std::int32_t next_scope = 0;
+  cdm_synth_result res;
+  auto& names = res.expected.meta.names;
+  std::vector<std::vector<std::uint32_t>> dyn_words(ncores);
+  std::vector<std::vector<std::vector<std::byte>>> extras(ncores);
+  for (unsigned c = 0; c < ncores; ++c) {
+    const bool present = static_cast<int>(c) != o.missing_core;
+    auto& cg = cores[c];
+    struct ref {
+      int eng;  // 0..2 core engines, 3 cdma
+      unsigned port;
+      std::size_t idx;
+      std::int64_t start;
+      int pri;
+    };
+    std::vector<ref> order;
+    for (int e = 0; e < 3; ++e)
+      for (std::size_t i = 0; i < cg.eng[e].size(); ++i)
+        order.push_back({e, 0, i, cg.eng[e][i].start, cg.eng[e][i].dropped ? 0 : 1});
+    if (c == cdma_core)
+      for (unsigned p = 0; p < nports; ++p)
+        for (std::size_t i = 0; i < ports[p].size(); ++i)
+          order.push_back({3, p, i, ports[p][i].start, ports[p][i].dropped ? 0 : 1});
+    std::stable_sort(order.begin(), order.end(), [](const ref& a, const ref& b) {
+      return a.pri != b.pri ? a.pri < b.pri : a.start < b.start;
+    });
+    auto at = [&](const ref& r) -> gen_cmd& {
+      return r.eng == 3 ? ports[r.port][r.idx] : cg.eng[r.eng][r.idx];
+    };
+    auto& words = dyn_words[c];
+    std::int32_t cur_func = -1, cur_scope = -1;
+    std::size_t run_left = 0;
+    for (const auto& r : order) {
+      gen_cmd& g = at(r);
+      if (!g.dropped && o.mode > 0) {
+        if (run_left == 0) {
+          if (cur_func >= 0) words.push_back(cdm::dyn_word::make(15, 0, 0, 0, 0).raw);
+          cur_func = -1;
+          cur_scope = -1;
+          run_left = static_cast<std::size_t>(uni(5, 60));
+          if (std::uniform_real_distribution<double>(0, 1)(rng) < o.function_ratio) {
+            cur_func =
+                static_cast<std::int32_t>(uni(0, static_cast<std::int64_t>(func_names.size()) - 1));
+            if (present) cur_scope = next_scope++;
+            const auto& fn = func_names[static_cast<std::size_t>(cur_func)];
+            words.push_back(static_cast<std::uint32_t>(fn.size()) << 7 | 0u);
+            for (std::size_t k = 0; k < fn.size(); k += 4) {
+              std::uint32_t w = 0;
+              for (std::size_t b = 0; b < 4 && k + b < fn.size(); ++b)
+                w |= static_cast<std::uint32_t>(static_cast<unsigned char>(fn[k + b])) << (8 * b);
+              words.push_back(w);
+            }
+          }
+        }
+        --run_left;
+        g.func = cur_func;
+        g.scope = cur_scope;
+      }
+      if (o.mode == 0) continue;
+      // The NODE_SET word of this command.
+      const auto& E = Chip::dyn_engines;
+      const int eng = r.eng == 0 ? E.bd : r.eng == 1 ? E.gdma : r.eng == 2 ? E.sdma : E.cdma;
+      std::uint32_t extra = 0;
+      if (r.eng == 0)
+        extra = g.dtype;
+      else if (r.eng == 3)
+        extra = r.port << 8;
+      else if (g.tsk != cdm::dma_sys_code)
+        extra = static_cast<std::uint32_t>(g.dtype) | static_cast<std::uint32_t>(g.src) << 4 |
+                static_cast<std::uint32_t>(g.dst) << 6;
+      words.push_back(
+          cdm::dyn_word::make(1, static_cast<std::uint32_t>(eng), g.tsk, g.eu, extra).raw);
+      if (o.mode == 2) {
+        // Raw register image of the command (DYN_EXTRA), one per non-RVT node.
+        std::vector<std::byte> img;
+        if (r.eng == 0) {
+          auto cls = cdm::find_tiu_class(g.tsk, g.eu, g.tsk != cdm::tiu_sys_code, Chip::kind);
+          bit_image b(cls ? cls->bits : 128);
+          b.set(0, 1, g.tsk != cdm::tiu_sys_code);
+          b.set(41, 4, g.tsk);
+          b.set(45, 5, g.eu);
+          img = b.bytes();
+        } else if (r.eng == 3) {
+          bit_image b(128);
+          b.set(4, 4, g.tsk);
+          img = b.bytes();
+        } else {
+          const bool sys = g.tsk == cdm::dma_sys_code;
+          bit_image b(sys ? 128 : 768);
+          b.set(3, 1, sys);
+          b.set(32, 5, g.tsk);
+          b.set(37, 3, g.eu);
+          b.set(41, 4, g.dtype);
+          if (!sys) {
+            auto tag = [](mem_kind m) -> std::uint64_t {
+              return m == mem_kind::lmem ? 31 : m == mem_kind::l2m ? 30 : 1;
+            };
+            b.set(544, 13, tag(g.src) << 8);
+            b.set(608, 13, tag(g.dst) << 8);
+          }
+          img = b.bytes();
+        }
+        extras[c].push_back(std::move(img));
+      }
+    }
+    if (cur_func >= 0 && o.mode > 0) words.push_back(cdm::dyn_word::make(15, 0, 0, 0, 0).raw);
+  }
+
+  // Out-of-order SDMA records (file order only): swap pairs away from both
+  // wraps; the decoder's send/retire repair restores them.
+  std::vector<std::vector<std::size_t>> file_order_sdma(ncores);
+  for (unsigned c = 0; c < ncores; ++c) {
+    auto& v = cores[c].eng[2];
+    auto& ord = file_order_sdma[c];
+    ord.resize(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) ord[i] = i;
+    if (!o.out_of_order) continue;
+    for (std::size_t i = 4 + nports; i + 3 < v.size(); i += 7) {
+      const auto lo = v[i - 1].end, hi = v[i + 2].start;
+      if (lo / two32 != (hi + 1) / two32 || v[i - 1].end / two32 != v[i - 1].start / two32)
+        continue;
+      bool near_id_wrap = false;
+      for (std::size_t k = i - 1; k <= i + 2; ++k)
+        near_id_wrap = near_id_wrap || v[k].id % 65536 == 0;
+      if (near_id_wrap) continue;
+      std::swap(ord[i], ord[i + 1]);
+    }
+  }
+
+  // ---- files
+  auto pmu_block = [&](const std::vector<gen_cmd>& v, const std::vector<std::size_t>* ord,
+                       cdm::pmu_kind kind) {
+    byte_sink s;
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const gen_cmd& g = v[ord ? (*ord)[k] : k];
+      const auto st = static_cast<std::uint32_t>(g.start & 0xFFFFFFFF);
+      const auto en = static_cast<std::uint32_t>(g.end & 0xFFFFFFFF);
+      s.u32(st);
+      s.u32(en);
+      if (kind == cdm::pmu_kind::tiu) {
+        s.u32(static_cast<std::uint32_t>(g.id & 0xFFFF));
+        s.u32(g.sys ? 2u : 4u * static_cast<std::uint32_t>(uni(0, 3)));
+      } else if (kind == cdm::pmu_kind::cdma) {
+        s.u32(static_cast<std::uint32_t>(g.id & 0xFFFFFF));
+        s.u32(0);
+        s.u32(static_cast<std::uint32_t>(g.sys ? 0 : g.bytes));  // m0_data_aw_cntr
+        for (int k2 = 5; k2 < 32; ++k2)
+          s.u32(k2 == 8 ? static_cast<std::uint32_t>(g.bytes / 64) : 0);
+      } else {
+        s.u32(static_cast<std::uint32_t>(g.id & 0xFFFF));
+        s.u32(static_cast<std::uint32_t>(uni(0, 0xFFF)) << 1);  // latency counters, thread 0
+        s.u32(static_cast<std::uint32_t>(uni(0, 20)));          // stall
+        const bool to_ddr = g.dst == mem_kind::ddr;
+        const auto b = static_cast<std::uint32_t>(g.sys ? 0 : g.bytes);
+        s.u32(to_ddr ? b : 0);  // axi_d0_w_cntr
+        s.u32(0);
+        s.u32(0);
+        s.u32(0);
+        s.u32(0);
+        s.u32(to_ddr ? 0 : b);  // gif_mem_w_cntr
+        s.u32(0);
+        const auto valid = g.sys ? 0u : static_cast<std::uint32_t>(g.bytes / 128 + 1);
+        s.u32(valid);
+        s.u32(valid / 2);
+        s.u32(0);
+        s.u32(0);
+      }
+    }
+    return s.out;
+  };
+  auto text = [](const std::string& t) {
+    std::vector<std::byte> b(t.size());
+    std::memcpy(b.data(), t.data(), t.size());
+    return b;
+  };
+  std::string g =
+      "arch=" + std::to_string(Chip::arch_ids[0] == 5 ? 8800 : 140814) +
+      "\ntpu_freq=1000\nmax_record_num=" + std::to_string(std::max(4194304u, 4 * n_tg)) + "\n";
+  for (unsigned p = 0; p < nports; ++p)
+    g += "cdma_port" + std::to_string(p) + "_record=" + std::to_string(ports[p].size()) + "\n";
+  for (unsigned c = 0; c < ncores; ++c)
+    g += "core" + std::to_string(c) + "_tiu_record=" + std::to_string(cores[c].eng[0].size()) +
+         "\ncore" + std::to_string(c) + "_gdma_record=" + std::to_string(cores[c].eng[1].size()) +
+         "\ncore" + std::to_string(c) + "_sdma_record=" + std::to_string(cores[c].eng[2].size()) +
+         "\n";
+  g += "tail_offset_ns=49714\n";
+  res.files["global.profile"] = text(g);
+  for (unsigned c = 0; c < ncores; ++c) {
+    if (static_cast<int>(c) == o.missing_core) continue;
+    byte_sink s;
+    s.block(cdm::block_type::monitor_bd, pmu_block(cores[c].eng[0], nullptr, cdm::pmu_kind::tiu));
+    s.block(cdm::block_type::monitor_gdma,
+            pmu_block(cores[c].eng[1], nullptr, cdm::pmu_kind::gdma));
+    s.block(cdm::block_type::monitor_sdma,
+            pmu_block(cores[c].eng[2], &file_order_sdma[c], cdm::pmu_kind::sdma));
+    if (o.mode > 0) {
+      byte_sink d;
+      for (auto w : dyn_words[c]) d.u32(w);
+      s.block(cdm::block_type::dyn_data, d.out);  // DYN_DATA before DYN_EXTRA, as writers do
+    }
+    if (o.mode == 2) {
+      byte_sink x;
+      for (auto& img : extras[c]) {
+        x.u32(0);
+        x.u32(1);
+        x.u32(static_cast<std::uint32_t>(img.size()));
+        x.bytes(img);
+      }
+      s.block(cdm::block_type::dyn_extra, x.out);
+    }
+    res.files["cdmlib0_" + std::to_string(c) + ".profile"] = std::move(s.out);
+  }
+  for (unsigned p = 0; p < nports; ++p) {
+    byte_sink s;
+    s.block(cdm::block_type::monitor_cdma, pmu_block(ports[p], nullptr, cdm::pmu_kind::cdma));
+    res.files["cdma_" + std::to_string(p) + ".profile"] = std::move(s.out);
+  }
+
+  // ---- intended events: core alignment on the anchors, shift by the first
+  // record of every kept list, names as the vendor prints them.
+  int first_core = -1;
+  for (unsigned c = 0; c < ncores; ++c)
+    if (static_cast<int>(c) != o.missing_core) {
+      first_core = static_cast<int>(c);
+      break;
+    }
+  const std::int64_t base_anchor = cores[static_cast<unsigned>(first_core)].anchor;
+  std::int64_t t0 = std::numeric_limits<std::int64_t>::max();
+  auto first_kept = [](const std::vector<gen_cmd>& v) -> const gen_cmd* {
+    for (const auto& x : v)
+      if (!x.dropped) return &x;
+    return nullptr;
+  };
+  for (unsigned c = 0; c < ncores; ++c) {
+    if (static_cast<int>(c) == o.missing_core) continue;
+    const std::int64_t shift = cores[c].anchor - base_anchor;
+    for (auto& v : cores[c].eng)
+      if (auto* f = first_kept(v)) t0 = std::min(t0, f->start - shift);
+  }
+  for (auto& v : ports)
+    if (auto* f = first_kept(v))
+      t0 = std::min(t0, f->start - (cores[cdma_core].anchor - base_anchor));
+
+  auto emit = [&](const std::vector<gen_cmd>& v, engine eng, unsigned unit, std::int64_t shift) {
+    // Sys labels (mode 0 names) alternate send/wait over the kept records.
+    unsigned sys_seen = 0;
+    for (const auto& x : v) {
+      if (x.dropped) continue;
+      engine_event e;
+      e.engine = eng;
+      e.unit = static_cast<std::uint8_t>(unit);
+      e.begin_cycle = static_cast<std::uint64_t>(x.start - shift - t0);
+      e.end_cycle = static_cast<std::uint64_t>(x.end - shift - t0);
+      e.begin_ns = static_cast<double>(e.begin_cycle);
+      e.end_ns = static_cast<double>(e.end_cycle);
+      e.cmd_id = static_cast<std::uint32_t>(eng == engine::cdma ? x.id : x.id + 1);
+      const bool label_send = x.sys && sys_seen % 2 == 0;
+      if (x.sys) ++sys_seen;
+      cdm::op_names n;
+      mem_kind src = mem_kind::ddr, dst = mem_kind::ddr;
+      if (o.mode == 0) {
+        if (eng == engine::tiu)
+          n = cdm::tiu_condensed_names(x.sys ? 15 : 31, x.sys ? (label_send ? 8 : 9) : 0);
+        else if (eng == engine::cdma)
+          n = cdm::cdma_names(x.sys ? 7 : 31, x.sys ? (label_send ? 3 : 4) : 0);
+        else
+          n = cdm::dma_names(x.sys ? 6 : 31, x.sys ? (label_send ? 3 : 4) : 0, src, dst);
+      } else {
+        e.set_flag(engine_event::flag_matched);
+        if (x.func >= 0) {
+          e.function = names.intern(func_names[static_cast<std::size_t>(x.func)]);
+          e.group = static_cast<std::uint16_t>(x.scope);
+        }
+        if (eng == engine::tiu) {
+          if (o.mode == 2) {
+            auto cls = cdm::find_tiu_class(x.tsk, x.eu, x.tsk != cdm::tiu_sys_code, Chip::kind);
+            n.type = std::string(cls ? cls->name : "unknown");
+            n.name = std::string(cdm::tiu_op_name(x.tsk, x.eu));
+          } else {
+            n = cdm::tiu_condensed_names(x.tsk, x.eu);
+          }
+        } else if (eng == engine::cdma) {
+          n = cdm::cdma_names(x.tsk, x.eu);
+        } else {
+          if (x.tsk != cdm::dma_sys_code) {
+            src = x.src;
+            dst = x.dst;
+          }
+          n = cdm::dma_names(x.tsk, x.eu, src, dst);
+        }
+      }
+      if (eng != engine::tiu) {
+        e.bytes = x.sys ? 0 : x.bytes;
+        e.set_flag(engine_event::flag_has_bytes);
+        constexpr direction t[3][3] = {{direction::s2s, direction::s2m, direction::s2l},
+                                       {direction::m2s, direction::m2m, direction::m2l},
+                                       {direction::l2s, direction::l2m, direction::l2l}};
+        e.set_dir(t[static_cast<unsigned>(src)][static_cast<unsigned>(dst)]);
+      }
+      e.op = names.intern(n.name);
+      e.op_type = names.intern(n.type);
+      res.expected.hw.push_back(e);
+    }
+  };
+  auto& meta = res.expected.meta;
+  meta.chip = std::string(Chip::name);
+  meta.cores = Chip::core_count;
+  for (unsigned c = 0; c < ncores; ++c) {
+    if (static_cast<int>(c) == o.missing_core) continue;
+    const std::int64_t shift = cores[c].anchor - base_anchor;
+    emit(cores[c].eng[0], engine::tiu, c, shift);
+    emit(cores[c].eng[1], engine::gdma, c, shift);
+    emit(cores[c].eng[2], engine::sdma, c, shift);
+  }
+  for (unsigned p = 0; p < nports; ++p)
+    emit(ports[p], engine::cdma, p, cores[cdma_core].anchor - base_anchor);
+  return res;
+}
+
+/// Writes generated files into `dir` (created if needed), each atomically.
+/// Throws io::output_error on failure.
+inline void write_dump_directory(const std::map<std::string, std::vector<std::byte>>& files,
+                                 const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw io::output_error(dir.string() + ": cannot create: " + ec.message());
+  for (const auto& [name, bytes] : files) {
+    io::atomic_file f(dir / name);
+    f.write(bytes.data(), bytes.size());
+    f.commit();
+  }
+}
+
+/// Wraps generated files as a dump_files (borrowing the result's buffers).
+inline io::dump_files as_dump_files(const cdm_synth_result& r, std::string label = "<synth>") {
+  std::vector<io::dump_files::memory_file> v;
+  for (const auto& [name, bytes] : r.files) v.push_back({name, bytes});
+  return io::dump_files::from_memory(std::move(v), std::move(label));
+}
+
+}  // namespace tpuprof::synth
+// ---- end <tpuprof/synth/cdm_synth.hpp>
+
+// views and sinks
+// ---- begin <tpuprof/sinks/any_sink.hpp>
+/// any_sink: a type-erased sink for choosing the output format at run time
+/// (the only sink with a virtual call per event).
+
+
+// ---- begin <tpuprof/sinks/counter_sample.hpp>
+/// counter_sample: one value of a named counter (bandwidth, utilization, ...)
+/// handed to a sink's optional `counter()` hook.
+
 
 namespace tpuprof {
-/// "major.minor.patch", for --version and trace metadata.
-inline constexpr const char* version_string = "0.1.0";
+
+/// A counter value that holds from `ts_ns` until the next sample of the same
+/// counter. Strings are not owned: they must live until the sink's next call.
+struct counter_sample {
+  std::string_view name;  ///< e.g. "GDMA bandwidth"; with (device, core) it names the track
+  std::string_view unit;  ///< e.g. "GB/s", "%"; may be empty
+  double ts_ns = 0;       ///< on the device timeline (same clock as engine_event::begin_ns)
+  double value = 0;
+  std::uint8_t device = 0;
+  std::int16_t core = -1;  ///< core index, or -1 for a device-wide counter
+};
+
 }  // namespace tpuprof
-// ---- end <tpuprof/version.hpp>
+// ---- end <tpuprof/sinks/counter_sample.hpp>
+// ---- begin <tpuprof/sinks/sink.hpp>
+/// event_sink: the concept every output implements, and the functions that
+/// drain a decoded trace or any range of events into a sink.
+
+
+
+namespace tpuprof {
+
+/// A sink takes events one by one (`write`) and completes its output in
+/// `finish`. Optional hooks, called when present:
+///  - `begin(const trace_info&)`: once, before anything else;
+///  - `host(const io::host_trace&)`: host spans, after begin, before events;
+///  - `counter(const counter_sample&)`: counter values, any time before finish.
+/// Sinks are single-threaded; they never own the trace.
+template <class S>
+concept event_sink = requires(S& s, const engine_event& e) {
+  s.write(e);
+  s.finish();
+};
+
+namespace detail {
+template <class S>
+void sink_begin(S& s, const trace_info& info) {
+  if constexpr (requires { s.begin(info); }) s.begin(info);
+}
+template <class S>
+void sink_host(S& s, const io::host_trace& h) {
+  if constexpr (requires { s.host(h); }) s.host(h);
+}
+template <class S>
+void sink_counter(S& s, const counter_sample& c) {
+  if constexpr (requires { s.counter(c); }) s.counter(c);
+}
+}  // namespace detail
+
+/// Writes every event of `events` to `sink` (no begin/finish): for streaming
+/// several ranges into one sink, or for sinks that need no trace_info.
+template <event_range R, event_sink S>
+void write_events(R&& events, S& sink) {
+  for (auto&& e : events) sink.write(static_cast<const engine_event&>(e));
+}
+
+/// Writes a whole trace: begin(info), hardware events, derived spans, finish().
+template <decoded_trace T, event_sink S>
+void write_trace(const T& trace, S& sink) {
+  detail::sink_begin(sink, trace.info());
+  write_events(trace.events(), sink);
+  write_events(trace.spans(), sink);
+  sink.finish();
+}
+
+/// Same, with host spans from an external trace (already placed on the
+/// device timeline) written after begin().
+template <decoded_trace T, event_sink S>
+void write_trace(const T& trace, const io::host_trace& host, S& sink) {
+  detail::sink_begin(sink, trace.info());
+  detail::sink_host(sink, host);
+  write_events(trace.events(), sink);
+  write_events(trace.spans(), sink);
+  sink.finish();
+}
+
+namespace sinks {
+
+/// Pipe closure made by sinks::to(sink); holds the sink by reference.
+template <event_sink S>
+struct to_closure {
+  S& sink;
+};
+
+/// `trace | sinks::to(s)` = write_trace(trace, s);
+/// `events | sinks::to(s)` = write_events(events, s) followed by s.finish().
+template <event_sink S>
+to_closure<S> to(S& sink) noexcept {
+  return {sink};
+}
+
+template <decoded_trace T, event_sink S>
+void operator|(const T& trace, to_closure<S> c) {
+  write_trace(trace, c.sink);
+}
+
+template <event_range R, event_sink S>
+  requires(!decoded_trace<std::remove_cvref_t<R>>)
+void operator|(R&& events, to_closure<S> c) {
+  write_events(std::forward<R>(events), c.sink);
+  c.sink.finish();
+}
+
+}  // namespace sinks
+}  // namespace tpuprof
+// ---- end <tpuprof/sinks/sink.hpp>
+
+namespace tpuprof::sinks {
+
+/// Owns any event_sink (moved in) and forwards every hook it has.
+/// An empty any_sink (default-constructed or moved-from) ignores all calls.
+class any_sink {
+ public:
+  any_sink() = default;
+  template <class S>
+    requires(event_sink<std::remove_cvref_t<S>> &&
+             !std::is_same_v<std::remove_cvref_t<S>, any_sink>)
+  any_sink(S&& s)  // NOLINT(google-explicit-constructor): a sink converts implicitly
+      : self_(std::make_unique<model<std::remove_cvref_t<S>>>(std::forward<S>(s))) {}
+
+  void begin(const trace_info& info) {
+    if (self_) self_->begin(info);
+  }
+  void host(const io::host_trace& h) {
+    if (self_) self_->host(h);
+  }
+  void counter(const counter_sample& c) {
+    if (self_) self_->counter(c);
+  }
+  void write(const engine_event& e) {
+    if (self_) self_->write(e);
+  }
+  void finish() {
+    if (self_) self_->finish();
+  }
+  explicit operator bool() const noexcept { return self_ != nullptr; }
+
+  /// The wrapped sink, or nullptr if it is not an S.
+  template <class S>
+  S* target() noexcept {
+    auto* m = dynamic_cast<model<S>*>(self_.get());
+    return m ? &m->sink : nullptr;
+  }
+
+ private:
+  struct concept_ {
+    virtual ~concept_() = default;
+    virtual void begin(const trace_info&) = 0;
+    virtual void host(const io::host_trace&) = 0;
+    virtual void counter(const counter_sample&) = 0;
+    virtual void write(const engine_event&) = 0;
+    virtual void finish() = 0;
+  };
+  template <class S>
+  struct model final : concept_ {
+    template <class A>
+    explicit model(A&& a) : sink(std::forward<A>(a)) {}
+    void begin(const trace_info& info) override { detail::sink_begin(sink, info); }
+    void host(const io::host_trace& h) override { detail::sink_host(sink, h); }
+    void counter(const counter_sample& c) override { detail::sink_counter(sink, c); }
+    void write(const engine_event& e) override { sink.write(e); }
+    void finish() override { sink.finish(); }
+    S sink;
+  };
+  std::unique_ptr<concept_> self_;
+};
+
+static_assert(event_sink<any_sink>);
+
+}  // namespace tpuprof::sinks
+// ---- end <tpuprof/sinks/any_sink.hpp>
+// ---- begin <tpuprof/sinks/callback.hpp>
+/// sinks::callback: a sink made from functions (spdlog's callback_sink).
+
+
+
+namespace tpuprof::sinks {
+
+/// Calls `on_event(e)` for each event and `on_finish()` once at the end.
+template <std::invocable<const engine_event&> F, std::invocable<> G>
+class callback_sink {
+ public:
+  callback_sink(F on_event, G on_finish)
+      : on_event_(std::move(on_event)), on_finish_(std::move(on_finish)) {}
+  void write(const engine_event& e) { on_event_(e); }
+  void finish() { on_finish_(); }
+
+ private:
+  F on_event_;
+  G on_finish_;
+};
+
+struct no_op {
+  void operator()() const noexcept {}
+};
+
+/// Sink from a lambda: `sinks::callback([&](const engine_event& e) { ... })`.
+template <std::invocable<const engine_event&> F, std::invocable<> G = no_op>
+callback_sink<F, G> callback(F on_event, G on_finish = {}) {
+  return {std::move(on_event), std::move(on_finish)};
+}
+
+static_assert(event_sink<callback_sink<void (*)(const engine_event&), no_op>>);
+
+}  // namespace tpuprof::sinks
+// ---- end <tpuprof/sinks/callback.hpp>
+// ---- begin <tpuprof/sinks/chrome_json.hpp>
+/// chrome_json_sink: streams a Chrome Trace Event JSON file (`X` slices,
+/// `M` names and sort order, `C` counters) through a fixed buffer.
+
+
+// ---- begin <tpuprof/detail/text_format.hpp>
+/// Text helpers shared by the text sinks: strict JSON string escaping (valid
+/// UTF-8 out whatever comes in), RFC 4180 CSV quoting, and number formatting
+/// with std::to_chars (no locale, no ostream).
+
+
+// ---- begin <tpuprof/sinks/output.hpp>
+/// byte_output: where a sink's bytes go (a string, a FILE*, an atomic_file,
+/// or anything with write(const char*, size_t)), and the fixed-size buffer
+/// sinks format into before handing bytes over in large chunks.
+
+
+
+namespace tpuprof::sinks {
+
+/// Non-owning, type-erased byte destination; called once per buffer flush.
+/// The target must outlive the sink that writes to it.
+class byte_output {
+ public:
+  /// Appends to a string (in-memory output, tests, benchmarks).
+  byte_output(std::string& s) noexcept  // NOLINT(google-explicit-constructor)
+      : ctx_(&s), fn_([](void* c, const char* p, std::size_t n) {
+          static_cast<std::string*>(c)->append(p, n);
+        }) {}
+  /// Writes to a C stream; throws io::output_error when fwrite fails.
+  byte_output(std::FILE* f) noexcept  // NOLINT(google-explicit-constructor)
+      : ctx_(f), fn_([](void* c, const char* p, std::size_t n) {
+          if (n && std::fwrite(p, 1, n, static_cast<std::FILE*>(c)) != n)
+            throw io::output_error(std::string("write failed: ") + std::strerror(errno));
+        }) {}
+  /// Any object with `write(const char*, std::size_t)` (e.g. io::atomic_file).
+  template <class W>
+    requires(!std::is_same_v<std::remove_cv_t<W>, byte_output> &&
+             requires(W& w, const char* p, std::size_t n) { w.write(p, n); })
+  byte_output(W& w) noexcept  // NOLINT(google-explicit-constructor)
+      : ctx_(&w),
+        fn_([](void* c, const char* p, std::size_t n) { static_cast<W*>(c)->write(p, n); }) {}
+
+  void write(const char* p, std::size_t n) const { fn_(ctx_, p, n); }
+
+ private:
+  void* ctx_;
+  void (*fn_)(void*, const char*, std::size_t);
+};
+
+}  // namespace tpuprof::sinks
+
+namespace tpuprof::detail {
+
+/// Fixed-capacity output buffer: memory stays at `capacity` however long the
+/// trace (it grows only to hold one oversized record).
+class out_buffer {
+ public:
+  explicit out_buffer(sinks::byte_output out, std::size_t capacity = std::size_t{1} << 18)
+      : out_(out), buf_(capacity) {}
+
+  /// Makes room for `n` contiguous bytes and returns where to write them.
+  char* reserve(std::size_t n) {
+    if (buf_.size() - used_ < n) {
+      flush();
+      if (buf_.size() < n) buf_.resize(n);
+    }
+    return buf_.data() + used_;
+  }
+  /// Marks the bytes up to `end` (from reserve()) as written.
+  void commit(const char* end) noexcept { used_ = static_cast<std::size_t>(end - buf_.data()); }
+  void append(std::string_view s) {
+    if (s.size() > buf_.size()) {
+      flush();
+      out_.write(s.data(), s.size());
+      return;
+    }
+    char* p = reserve(s.size());
+    std::memcpy(p, s.data(), s.size());
+    used_ += s.size();
+  }
+  void put(char c) {
+    if (used_ == buf_.size()) flush();
+    buf_[used_++] = c;
+  }
+  void flush() {
+    if (used_) out_.write(buf_.data(), used_);
+    total_ += used_;
+    used_ = 0;
+  }
+  /// Bytes handed to the output plus bytes still buffered.
+  std::size_t bytes_written() const noexcept { return total_ + used_; }
+
+ private:
+  sinks::byte_output out_;
+  std::vector<char> buf_;
+  std::size_t used_ = 0;
+  std::size_t total_ = 0;
+};
+
+}  // namespace tpuprof::detail
+// ---- end <tpuprof/sinks/output.hpp>
+
+namespace tpuprof::detail {
+
+/// Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.
+inline std::size_t utf8_len(std::string_view s, std::size_t i) noexcept {
+  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  std::size_t n = c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+  if (n == 3) {
+    if (c == 0xE0 && b(i + 1) < 0xA0) return 0;   // overlong
+    if (c == 0xED && b(i + 1) >= 0xA0) return 0;  // surrogates
+  }
+  if (n == 4) {
+    if (c == 0xF0 && b(i + 1) < 0x90) return 0;   // overlong
+    if (c == 0xF4 && b(i + 1) >= 0x90) return 0;  // > U+10FFFF
+  }
+  return n;
+}
+
+/// Appends `s` as a JSON string body (no quotes): escapes `"`, `\`, control
+/// characters and DEL; replaces invalid UTF-8 bytes by U+FFFD.
+inline void json_escape(out_buffer& out, std::string_view s) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::size_t run = 0;  // start of the pending unescaped run
+  for (std::size_t i = 0; i < s.size();) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      if (std::size_t n = utf8_len(s, i)) {
+        i += n;
+        continue;
+      }
+    }
+    out.append(s.substr(run, i - run));
+    switch (c) {
+      case '"':
+        out.append("\\\"");
+        break;
+      case '\\':
+        out.append("\\\\");
+        break;
+      case '\n':
+        out.append("\\n");
+        break;
+      case '\r':
+        out.append("\\r");
+        break;
+      case '\t':
+        out.append("\\t");
+        break;
+      default:
+        if (c >= 0x80) {
+          out.append("\\ufffd");
+        } else {
+          char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+          out.append({u, 6});
+        }
+    }
+    run = ++i;
+  }
+  out.append(s.substr(run));
+}
+
+/// True if the CSV field needs quotes (RFC 4180: comma, quote, CR, LF).
+inline bool csv_needs_quotes(std::string_view s) noexcept {
+  return s.find_first_of(",\"\r\n") != std::string_view::npos;
+}
+
+/// Appends `s` as one CSV field, quoted (with doubled quotes) when needed.
+inline void csv_field(out_buffer& out, std::string_view s) {
+  if (!csv_needs_quotes(s)) {
+    out.append(s);
+    return;
+  }
+  out.put('"');
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (s[i] == '"') {
+      out.append(s.substr(run, i + 1 - run));
+      out.put('"');
+      run = i + 1;
+    }
+  out.append(s.substr(run));
+  out.put('"');
+}
+
+template <class T>
+inline void put_int(out_buffer& out, T v) {
+  char* p = out.reserve(24);
+  out.commit(std::to_chars(p, p + 24, v).ptr);
+}
+
+/// Shortest text that reads back to the same double; nothing when not finite.
+inline void put_double(out_buffer& out, double v) {
+  if (!std::isfinite(v)) return;
+  char* p = out.reserve(32);
+  if (v == std::trunc(v) && std::fabs(v) < 9.0e15) {  // integral: integer path, same text
+    out.commit(std::to_chars(p, p + 32, static_cast<std::int64_t>(v)).ptr);
+    return;
+  }
+  out.commit(std::to_chars(p, p + 32, v).ptr);
+}
+
+/// ns as microseconds with exactly 3 decimals ("-1.005", "12.000"): exact
+/// for Chrome JSON readers while |ns| < 2^51.
+inline void put_us3(out_buffer& out, std::int64_t ns) {
+  char* p = out.reserve(32);
+  char* q = p;
+  std::uint64_t a = ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+  if (ns < 0) *q++ = '-';
+  q = std::to_chars(q, q + 24, a / 1000).ptr;
+  std::uint64_t f = a % 1000;
+  q[0] = '.';
+  q[1] = static_cast<char>('0' + f / 100);
+  q[2] = static_cast<char>('0' + f / 10 % 10);
+  q[3] = static_cast<char>('0' + f % 10);
+  out.commit(q + 4);
+}
+
+}  // namespace tpuprof::detail
+// ---- end <tpuprof/detail/text_format.hpp>
+// ---- begin <tpuprof/detail/window_counter.hpp>
+/// window_counter: streaming per-window utilization (% busy) and bandwidth
+/// (GB/s) of one track, for the sinks' derived counter tracks.
+
+
+namespace tpuprof::detail {
+
+/// Picks a "nice" window (1/2/5 x 10^k ns, >= 1 us) giving about 2000 windows
+/// over [begin_ns, end_ns); 10 us when the span is unknown.
+inline std::int64_t auto_window_ns(double begin_ns, double end_ns) noexcept {
+  double span = end_ns - begin_ns;
+  if (!(span > 0)) return 10'000;
+  double want = std::max(1000.0, span / 2000.0);
+  std::int64_t w = 1000;
+  for (;;) {
+    for (std::int64_t m : {1, 2, 5})
+      if (static_cast<double>(w * m) >= want) return w * m;
+    w *= 10;
+    if (w > (std::int64_t{1} << 50)) return w;
+  }
+}
+
+/// Feeds intervals of one track (in begin order) and calls
+/// emit(ts_ns, util_percent, gbps) for each window whose values differ from
+/// the previous sample (step counters hold their value until the next one).
+class window_counter {
+ public:
+  void reset(std::int64_t origin_ns, std::int64_t window_ns) noexcept {
+    *this = window_counter{};
+    origin_ = origin_ns;
+    w_ = std::max<std::int64_t>(1, window_ns);
+  }
+
+  /// Adds [b, e) moving `bytes` bytes (0 when none or unknown).
+  template <class Emit>
+  void add(std::int64_t b, std::int64_t e, double bytes, Emit&& emit) {
+    if (e <= b) return;
+    const double rate = bytes > 0 ? bytes / static_cast<double>(e - b) : 0.0;
+    std::int64_t s = b;
+    while (s < e) {
+      std::int64_t w = floor_div(s - origin_, w_);
+      if (cur_ != none && w < cur_) w = cur_;  // overlap reaching back: book in the open window
+      if (w != cur_) open(w, emit);
+      const std::int64_t wb = origin_ + w * w_, we = wb + w_;
+      // Whole windows covered by this interval: one sample, then skip ahead.
+      if (s <= wb && e >= we + w_ && covered_ <= wb) {
+        std::int64_t k = (e - wb) / w_;  // >= 2 full windows
+        busy_ = static_cast<double>(w_);
+        bytes_ = rate * static_cast<double>(w_);
+        sample(wb, emit);
+        cur_ = w + k - 1;
+        covered_ = origin_ + (w + k) * w_;
+        s = covered_;
+        continue;
+      }
+      std::int64_t seg_e = std::min(e, we);
+      std::int64_t from = std::max(s, covered_);
+      if (seg_e > from) busy_ += static_cast<double>(seg_e - from);
+      bytes_ += rate * static_cast<double>(seg_e - s);
+      covered_ = std::max(covered_, seg_e);
+      s = seg_e;
+    }
+  }
+
+  /// Emits the last window and a closing zero.
+  template <class Emit>
+  void finish(Emit&& emit) {
+    if (cur_ == none) return;
+    sample(origin_ + cur_ * w_, emit);
+    std::int64_t end = origin_ + (cur_ + 1) * w_;
+    busy_ = bytes_ = 0;
+    sample(end, emit);
+    cur_ = none;
+  }
+
+ private:
+  static constexpr std::int64_t none = std::numeric_limits<std::int64_t>::min();
+  static std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
+    std::int64_t q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+  }
+  template <class Emit>
+  void open(std::int64_t w, Emit& emit) {
+    if (cur_ != none) {
+      sample(origin_ + cur_ * w_, emit);
+      if (w > cur_ + 1) {
+        busy_ = bytes_ = 0;
+        sample(origin_ + (cur_ + 1) * w_, emit);
+      }
+    }
+    cur_ = w;
+    busy_ = bytes_ = 0;
+  }
+  template <class Emit>
+  void sample(std::int64_t ts, Emit& emit) {
+    double util = std::min(100.0, 100.0 * busy_ / static_cast<double>(w_));
+    double gbps = bytes_ / static_cast<double>(w_);
+    if (util == last_util_ && gbps == last_gbps_) return;
+    last_util_ = util;
+    last_gbps_ = gbps;
+    emit(ts, util, gbps);
+  }
+
+  std::int64_t origin_ = 0, w_ = 10'000, cur_ = none;
+  std::int64_t covered_ = std::numeric_limits<std::int64_t>::min();
+  double busy_ = 0, bytes_ = 0;
+  double last_util_ = -1, last_gbps_ = -1;
+};
+
+}  // namespace tpuprof::detail
+// ---- end <tpuprof/detail/window_counter.hpp>
+
+namespace tpuprof::sinks {
+
+struct chrome_json_options {
+  /// Derived `C` counters per hardware track ("utilization (%)", and
+  /// "bandwidth (GB/s)" for DMA engines), averaged over windows.
+  bool counters = true;
+  std::int64_t counter_window_ns = 0;  ///< 0 = automatic
+  std::size_t buffer_bytes = std::size_t{1} << 18;
+};
+
+/// Device pids are 0x40000000 + device*4096 (+2048 for CDMA ports) + unit,
+/// so they never collide with host pids; tids are engine*1000 + lane + 1.
+/// `ts` is in us with 3 decimals relative to the trace start (exact ns).
+class chrome_json_sink {
+ public:
+  static constexpr std::uint32_t device_pid_base = 0x40000000u;
+
+  explicit chrome_json_sink(byte_output out, chrome_json_options opt = {})
+      : buf_(out, opt.buffer_bytes), opt_(opt) {}
+
+  void begin(const trace_info& info) {
+    info_ = &info;
+    if (info.end_ns > info.begin_ns) origin_ = static_cast<std::int64_t>(std::floor(info.begin_ns));
+    window_ = opt_.counter_window_ns > 0 ? opt_.counter_window_ns
+                                         : detail::auto_window_ns(info.begin_ns, info.end_ns);
+    header();
+  }
+
+  /// Host spans keep their pid/tid and names; the origin moves back if they
+  /// start before the device.
+  void host(const io::host_trace& h) {
+    header();
+    if (h.spans.empty()) return;
+    origin_ = std::min(origin_, h.begin_ns());
+    for (const auto& p : h.processes) meta(p.pid, 0, "process_name", p.name);
+    for (const auto& t : h.threads) meta(t.pid, t.tid, "thread_name", t.name);
+    for (const auto& s : h.spans) {
+      open_event();
+      buf_.append(R"("ph":"X","cat":")");
+      detail::json_escape(buf_, s.cat.empty() ? std::string_view{"host"} : std::string_view{s.cat});
+      buf_.append(R"(","name":")");
+      detail::json_escape(buf_, s.name);
+      buf_.append(R"(","pid":)");
+      detail::put_int(buf_, s.pid);
+      buf_.append(R"(,"tid":)");
+      detail::put_int(buf_, s.tid);
+      buf_.append(R"(,"ts":)");
+      detail::put_us3(buf_, s.ts_ns - origin_);
+      buf_.append(R"(,"dur":)");
+      detail::put_us3(buf_, std::max<std::int64_t>(0, s.dur_ns));
+      buf_.put('}');
+    }
+  }
+
+  void counter(const counter_sample& c) {
+    header();
+    std::uint32_t pid = c.core >= 0 ? group_pid(c.device, static_cast<std::uint8_t>(c.core), false)
+                                    : device_pid(c.device);
+    open_event();
+    buf_.append(R"("ph":"C","cat":"counter","name":")");
+    detail::json_escape(buf_, c.name);
+    buf_.append(R"(","pid":)");
+    detail::put_int(buf_, pid);
+    buf_.append(R"(,"tid":0,"ts":)");
+    detail::put_us3(buf_, to_ns(c.ts_ns) - origin_);
+    buf_.append(R"(,"args":{")");
+    detail::json_escape(buf_, c.unit.empty() ? std::string_view{"value"} : c.unit);
+    buf_.append(R"(":)");
+    if (std::isfinite(c.value))
+      detail::put_double(buf_, c.value);
+    else
+      buf_.put('0');
+    buf_.append("}}");
+  }
+
+  void write(const engine_event& e) {
+    header();
+    auto& tr = track_for(e.device, e.unit, e.engine);
+    std::int64_t b = to_ns(e.begin_ns), en = std::max(b, to_ns(e.end_ns));
+    std::uint32_t lane = pick_lane(tr, b, en);
+    open_event();
+    buf_.append(R"("ph":"X","cat":")");
+    buf_.append(name(e.engine));
+    buf_.append(R"(","name":")");
+    std::string_view op = e.op ? names()[e.op] : std::string_view{};
+    detail::json_escape(buf_, op.empty() ? std::string_view{"unknown"} : op);
+    buf_.append(R"(","pid":)");
+    detail::put_int(buf_, tr.pid);
+    buf_.append(R"(,"tid":)");
+    detail::put_int(buf_, tr.tid0 + lane);
+    buf_.append(R"(,"ts":)");
+    detail::put_us3(buf_, b - origin_);
+    buf_.append(R"(,"dur":)");
+    detail::put_us3(buf_, en - b);
+    buf_.append(R"(,"args":{)");
+    char sep = ' ';
+    auto key = [&](std::string_view k) {
+      if (sep == ',') buf_.put(',');
+      sep = ',';
+      buf_.put('"');
+      buf_.append(k);
+      buf_.append("\":");
+    };
+    if (is_hardware(e.engine)) {
+      key("cmd_id");
+      detail::put_int(buf_, e.cmd_id);
+    }
+    if (e.has_bytes()) {
+      key("bytes");
+      detail::put_int(buf_, e.bytes);
+    }
+    if (double bw = e.bandwidth_gbps(); std::isfinite(bw)) {
+      key("ddr_bandwidth_gbps");
+      detail::put_double(buf_, bw);
+    }
+    if (std::isfinite(e.uarch_rate)) {
+      key("uarch_rate");
+      detail::put_double(buf_, static_cast<double>(e.uarch_rate));
+    }
+    if (e.layer_id >= 0) {
+      key("layer_id");
+      detail::put_int(buf_, e.layer_id);
+    }
+    if (e.function) {
+      key("function");
+      buf_.put('"');
+      detail::json_escape(buf_, names()[e.function]);
+      buf_.put('"');
+    }
+    if (e.dir() != direction::none) {
+      key("direction");
+      buf_.put('"');
+      buf_.append(name(e.dir()));
+      buf_.put('"');
+    }
+    if (is_hardware(e.engine) && !e.matched()) {
+      key("matched");
+      buf_.append("false");
+    }
+    buf_.append("}}");
+    if (tr.counters) {
+      double bytes = e.has_bytes() ? static_cast<double>(e.bytes) : 0.0;
+      tr.win.add(b, en, bytes, emitter(tr));
+    }
+  }
+
+  void finish() {
+    if (finished_) return;
+    header();
+    for (auto* tr : tracks_)
+      if (tr->counters) tr->win.finish(emitter(*tr));
+    finished_ = true;
+    buf_.append("\n]}\n");
+    buf_.flush();
+  }
+
+  std::size_t bytes_written() const noexcept { return buf_.bytes_written(); }
+
+ private:
+  struct track_state {
+    std::uint32_t pid = 0, tid0 = 0;
+    bool nesting = false;
+    std::vector<std::vector<std::int64_t>> lanes;  // open ends per lane
+    bool counters = false, dma = false;
+    std::string counter_name;
+    detail::window_counter win;
+  };
+
+  const name_table& names() const noexcept {
+    static const name_table empty;
+    return info_ ? info_->names : empty;
+  }
+  std::int64_t to_ns(double ns) const noexcept {
+    return ns == ns ? static_cast<std::int64_t>(std::llround(ns)) : 0;
+  }
+  void header() {
+    if (started_) return;
+    started_ = true;
+    buf_.append(R"({"displayTimeUnit":"ns","traceEvents":[)");
+  }
+  void open_event() {
+    buf_.append(first_ ? "\n{" : ",\n{");
+    first_ = false;
+  }
+  void meta(std::uint32_t pid, std::uint32_t tid, std::string_view what, std::string_view value) {
+    open_event();
+    buf_.append(R"("ph":"M","cat":"__metadata","name":")");
+    buf_.append(what);
+    buf_.append(R"(","pid":)");
+    detail::put_int(buf_, pid);
+    buf_.append(R"(,"tid":)");
+    detail::put_int(buf_, tid);
+    buf_.append(R"(,"args":{"name":")");
+    detail::json_escape(buf_, value);
+    buf_.append("\"}}");
+  }
+  void sort_meta(std::uint32_t pid, std::uint32_t tid, std::string_view what, std::int64_t idx) {
+    open_event();
+    buf_.append(R"("ph":"M","cat":"__metadata","name":")");
+    buf_.append(what);
+    buf_.append(R"(","pid":)");
+    detail::put_int(buf_, pid);
+    buf_.append(R"(,"tid":)");
+    detail::put_int(buf_, tid);
+    buf_.append(R"(,"args":{"sort_index":)");
+    detail::put_int(buf_, idx);
+    buf_.append("}}");
+  }
+  std::string device_label(std::uint8_t d) const {
+    std::string n = "TPU" + std::to_string(d);
+    if (info_ && !info_->chip.empty()) n += " " + info_->chip;
+    return n;
+  }
+  std::uint32_t device_pid(std::uint8_t d) {
+    std::uint32_t pid = device_pid_base + d * 4096u + 4095u;
+    if (named_pids_.emplace(pid, true).second) {
+      meta(pid, 0, "process_name", device_label(d));
+      sort_meta(pid, 0, "process_sort_index", d * 4096 + 4095);
+    }
+    return pid;
+  }
+  std::uint32_t group_pid(std::uint8_t d, std::uint8_t unit, bool cdma) {
+    std::uint32_t pid = device_pid_base + d * 4096u + (cdma ? 2048u : 0u) + unit;
+    if (named_pids_.emplace(pid, true).second) {
+      meta(pid, 0, "process_name",
+           device_label(d) + (cdma ? " CDMA port " : " Core ") + std::to_string(unit));
+      sort_meta(pid, 0, "process_sort_index", pid - device_pid_base);
+    }
+    return pid;
+  }
+  track_state& track_for(std::uint8_t d, std::uint8_t unit, engine eng) {
+    std::uint32_t key =
+        (std::uint32_t{d} << 16) | (std::uint32_t{unit} << 8) | static_cast<std::uint32_t>(eng);
+    if (key == last_key_) return *last_;
+    auto [it, fresh] = index_.try_emplace(key);
+    auto& tr = it->second;
+    if (fresh) {
+      tr.pid = group_pid(d, unit, eng == engine::cdma);
+      tr.tid0 = static_cast<std::uint32_t>(eng) * 1000u + 1u;
+      tr.nesting = !is_hardware(eng);
+      tr.counters = opt_.counters && is_hardware(eng);
+      tr.dma = is_dma(eng);
+      tr.counter_name = std::string(name(eng));
+      tr.win.reset(origin_, window_);
+      tracks_.push_back(&tr);
+    }
+    last_key_ = key;
+    last_ = &tr;
+    return tr;
+  }
+  std::uint32_t pick_lane(track_state& tr, std::int64_t b, std::int64_t e) {
+    std::uint32_t lane = 0;
+    for (;; ++lane) {
+      if (lane == tr.lanes.size()) {
+        tr.lanes.emplace_back();
+        std::uint32_t tid = tr.tid0 + lane;
+        std::string n(name(static_cast<engine>((tr.tid0 - 1) / 1000)));
+        if (lane) n += " #" + std::to_string(lane);
+        meta(tr.pid, tid, "thread_name", n);
+        sort_meta(tr.pid, tid, "thread_sort_index", tid);
+      }
+      auto& ends = tr.lanes[lane];
+      while (!ends.empty() && ends.back() <= b) ends.pop_back();
+      if (ends.empty() || (tr.nesting && ends.back() >= e)) break;
+    }
+    tr.lanes[lane].push_back(e);
+    return lane;
+  }
+  struct counter_emit {
+    chrome_json_sink* self;
+    track_state* tr;
+    void operator()(std::int64_t ts, double util, double gbps) const {
+      self->put_counter(*tr, ts, util, gbps);
+    }
+  };
+  counter_emit emitter(track_state& tr) noexcept { return {this, &tr}; }
+  void put_counter(track_state& tr, std::int64_t ts, double util, double gbps) {
+    {
+      open_event();
+      buf_.append(R"("ph":"C","cat":"counter","name":")");
+      buf_.append(tr.counter_name);
+      buf_.append(R"(","pid":)");
+      detail::put_int(buf_, tr.pid);
+      buf_.append(R"(,"tid":0,"ts":)");
+      detail::put_us3(buf_, ts - origin_);
+      buf_.append(R"x(,"args":{"utilization (%)":)x");
+      detail::put_double(buf_, util);
+      if (tr.dma) {
+        buf_.append(R"x(,"bandwidth (GB/s)":)x");
+        detail::put_double(buf_, gbps);
+      }
+      buf_.append("}}");
+    }
+  }
+
+  detail::out_buffer buf_;
+  chrome_json_options opt_;
+  const trace_info* info_ = nullptr;
+  std::int64_t origin_ = 0, window_ = 10'000;
+  bool started_ = false, first_ = true, finished_ = false;
+  std::unordered_map<std::uint32_t, track_state> index_;  // node-based: stable addresses
+  std::vector<track_state*> tracks_;
+  std::map<std::uint32_t, bool> named_pids_;
+  std::uint32_t last_key_ = ~0u;
+  track_state* last_ = nullptr;
+};
+
+static_assert(event_sink<chrome_json_sink>);
+
+}  // namespace tpuprof::sinks
+// ---- end <tpuprof/sinks/chrome_json.hpp>
+// ---- begin <tpuprof/sinks/csv.hpp>
+/// csv_sink (one row per hardware event) and csv_summary_sink (one row per
+/// track): RFC 4180 quoting, stable documented headers (docs/sinks.md).
+
+
+
+namespace tpuprof::sinks {
+
+struct csv_options {
+  bool header = true;
+  bool crlf = false;  ///< end rows with CRLF (RFC 4180 strict) instead of LF
+  std::size_t buffer_bytes = std::size_t{1} << 18;
+};
+
+/// Hardware events (TIU, GDMA, SDMA, CDMA) as rows; derived spans are
+/// skipped. Unknown values are empty fields; CDMA rows have `core` empty and
+/// `port` set; `l2m_gbps` carries the bandwidth of DMAs that touch L2 memory
+/// (see l2_side / ddr_side).
+class csv_sink {
+ public:
+  static constexpr std::string_view header_line =
+      "device,core,engine,cmd_id,start_cycle,end_cycle,start_ns,end_ns,dur_ns,op,bytes,ddr_gbps,"
+      "l2m_gbps,uarch_rate,layer_id,function,port,matched";
+
+  explicit csv_sink(byte_output out, csv_options opt = {})
+      : buf_(out, opt.buffer_bytes), opt_(opt) {}
+
+  void begin(const trace_info& info) {
+    info_ = &info;
+    head();
+  }
+
+  void write(const engine_event& e) {
+    if (!is_hardware(e.engine)) return;
+    head();
+    const bool cdma = e.engine == engine::cdma;
+    detail::put_int(buf_, unsigned{e.device});
+    buf_.put(',');
+    if (!cdma) detail::put_int(buf_, unsigned{e.unit});
+    buf_.put(',');
+    buf_.append(name(e.engine));
+    buf_.put(',');
+    detail::put_int(buf_, e.cmd_id);
+    buf_.put(',');
+    detail::put_int(buf_, e.begin_cycle);
+    buf_.put(',');
+    detail::put_int(buf_, e.end_cycle);
+    buf_.put(',');
+    detail::put_double(buf_, e.begin_ns);
+    buf_.put(',');
+    detail::put_double(buf_, e.end_ns);
+    buf_.put(',');
+    detail::put_double(buf_, e.dur_ns());
+    buf_.put(',');
+    std::string_view op = e.op ? names()[e.op] : std::string_view{};
+    detail::csv_field(buf_, op.empty() ? std::string_view{"unknown"} : op);
+    buf_.put(',');
+    if (e.has_bytes()) detail::put_int(buf_, e.bytes);
+    buf_.put(',');
+    double bw = e.bandwidth_gbps();
+    if (ddr_side(e.dir())) detail::put_double(buf_, bw);
+    buf_.put(',');
+    if (l2_side(e.dir())) detail::put_double(buf_, bw);
+    buf_.put(',');
+    detail::put_double(buf_, static_cast<double>(e.uarch_rate));
+    buf_.put(',');
+    if (e.layer_id >= 0) detail::put_int(buf_, e.layer_id);
+    buf_.put(',');
+    if (e.function) detail::csv_field(buf_, names()[e.function]);
+    buf_.put(',');
+    if (cdma) detail::put_int(buf_, unsigned{e.unit});
+    buf_.append(e.matched() ? ",1" : ",0");
+    eol();
+  }
+
+  void finish() {
+    head();
+    buf_.flush();
+  }
+
+  /// The transfer touches L2 memory (M): its bandwidth goes to `l2m_gbps`.
+  static constexpr bool l2_side(direction d) noexcept {
+    switch (d) {
+      case direction::l2m:
+      case direction::s2m:
+      case direction::m2s:
+      case direction::m2l:
+      case direction::m2m:
+      case direction::c2m:
+        return true;
+      default:
+        return false;
+    }
+  }
+  /// `ddr_gbps` is written unless the transfer is L2-only (L2M, M2L, M2M, C2M);
+  /// DDR<->L2 transfers fill both columns.
+  static constexpr bool ddr_side(direction d) noexcept {
+    return !l2_side(d) || d == direction::s2m || d == direction::m2s;
+  }
+
+  std::size_t bytes_written() const noexcept { return buf_.bytes_written(); }
+
+ private:
+  const name_table& names() const noexcept {
+    static const name_table empty;
+    return info_ ? info_->names : empty;
+  }
+  void eol() { buf_.append(opt_.crlf ? std::string_view{"\r\n"} : std::string_view{"\n"}); }
+  void head() {
+    if (headed_) return;
+    headed_ = true;
+    if (!opt_.header) return;
+    buf_.append(header_line);
+    eol();
+  }
+
+  detail::out_buffer buf_;
+  csv_options opt_;
+  const trace_info* info_ = nullptr;
+  bool headed_ = false;
+};
+
+/// One row per (device, core/port, engine) track, in track order, written at
+/// finish(): event count, busy time (union of event intervals), bytes, mean
+/// bandwidth (bytes / busy time of byte-carrying events) and utilization of
+/// the trace span. Derived rows (layer, function, ...) get rows too.
+class csv_summary_sink {
+ public:
+  static constexpr std::string_view header_line =
+      "device,core,engine,port,count,first_ns,last_ns,busy_ns,utilization_pct,bytes,mean_gbps";
+
+  explicit csv_summary_sink(byte_output out, csv_options opt = {})
+      : buf_(out, opt.buffer_bytes), opt_(opt) {}
+
+  void begin(const trace_info& info) {
+    span_begin_ = info.begin_ns;
+    span_end_ = info.end_ns;
+  }
+
+  void write(const engine_event& e) {
+    auto& a = acc_[key{e.device, e.engine == engine::cdma, e.unit, e.engine}];
+    double b = e.begin_ns, en = std::max(e.begin_ns, e.end_ns);
+    ++a.count;
+    a.first = std::min(a.first, b);
+    a.last = std::max(a.last, en);
+    double from = std::max(b, a.covered);
+    if (en > from) a.busy += en - from;
+    a.covered = std::max(a.covered, en);
+    if (e.has_bytes()) {
+      a.bytes += e.bytes;
+      a.byte_time += en - b;
+    }
+  }
+
+  void finish() {
+    if (opt_.header) {
+      buf_.append(header_line);
+      eol();
+    }
+    double span = span_end_ - span_begin_;
+    for (const auto& [k, a] : acc_) {
+      detail::put_int(buf_, unsigned{k.device});
+      buf_.put(',');
+      if (!k.cdma) detail::put_int(buf_, unsigned{k.unit});
+      buf_.put(',');
+      buf_.append(name(k.eng));
+      buf_.put(',');
+      if (k.cdma) detail::put_int(buf_, unsigned{k.unit});
+      buf_.put(',');
+      detail::put_int(buf_, a.count);
+      buf_.put(',');
+      detail::put_double(buf_, a.first);
+      buf_.put(',');
+      detail::put_double(buf_, a.last);
+      buf_.put(',');
+      detail::put_double(buf_, a.busy);
+      buf_.put(',');
+      if (span > 0) detail::put_double(buf_, std::round(a.busy / span * 1e6) / 1e4);
+      buf_.put(',');
+      if (a.byte_time > 0 || a.bytes) detail::put_int(buf_, a.bytes);
+      buf_.put(',');
+      if (a.byte_time > 0) detail::put_double(buf_, static_cast<double>(a.bytes) / a.byte_time);
+      eol();
+    }
+    buf_.flush();
+  }
+
+ private:
+  struct key {
+    std::uint8_t device;
+    bool cdma;
+    std::uint8_t unit;
+    engine eng;
+    friend bool operator<(const key& x, const key& y) noexcept {
+      if (x.device != y.device) return x.device < y.device;
+      if (x.cdma != y.cdma) return y.cdma;
+      if (x.unit != y.unit) return x.unit < y.unit;
+      return x.eng < y.eng;
+    }
+  };
+  struct acc {
+    std::uint64_t count = 0, bytes = 0;
+    double first = std::numeric_limits<double>::infinity();
+    double last = -std::numeric_limits<double>::infinity();
+    double busy = 0, byte_time = 0;
+    double covered = -std::numeric_limits<double>::infinity();
+  };
+  void eol() { buf_.append(opt_.crlf ? std::string_view{"\r\n"} : std::string_view{"\n"}); }
+
+  detail::out_buffer buf_;
+  csv_options opt_;
+  double span_begin_ = 0, span_end_ = 0;
+  std::map<key, acc> acc_;
+};
+
+static_assert(event_sink<csv_sink>);
+static_assert(event_sink<csv_summary_sink>);
+
+}  // namespace tpuprof::sinks
+// ---- end <tpuprof/sinks/csv.hpp>
+// ---- begin <tpuprof/sinks/perfetto.hpp>
+/// perfetto_sink: streams a Perfetto `.pftrace` (hand-encoded protobuf,
+/// TrackEvent with interning and delta timestamps) through a fixed buffer.
+/// Track tree, annotation names and SQL: docs/sinks.md.
+
+
+// ---- begin <tpuprof/detail/proto_writer.hpp>
+/// proto_writer: protozero-style protobuf encoding into a caller's buffer
+/// (tags, varints, fixed64, and nested messages with exact 1-byte lengths
+/// patched after the fact). No allocation, no libprotobuf.
+
+
+namespace tpuprof::detail::proto {
+
+enum wire : std::uint32_t { varint = 0, fixed64 = 1, len = 2 };
+
+/// Encoded key of (field, wire type).
+constexpr std::uint32_t tag(std::uint32_t field, wire w) noexcept {
+  return (field << 3) | w;
+}
+
+/// Bytes a varint of `v` takes (1..10).
+constexpr std::size_t varint_size(std::uint64_t v) noexcept {
+  return static_cast<std::size_t>((std::bit_width(v | 1) + 6) / 7);
+}
+
+/// Writes `v` as a varint; returns the advanced pointer.
+inline std::uint8_t* put_varint(std::uint8_t* p, std::uint64_t v) noexcept {
+  while (v >= 0x80) {
+    *p++ = static_cast<std::uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<std::uint8_t>(v);
+  return p;
+}
+
+inline std::uint8_t* put_key(std::uint8_t* p, std::uint32_t field, wire w) noexcept {
+  return put_varint(p, tag(field, w));
+}
+
+/// Varint field (uint*, bool, enum; int64 as two's complement, 10 bytes if < 0).
+inline std::uint8_t* put_uint(std::uint8_t* p, std::uint32_t field, std::uint64_t v) noexcept {
+  return put_varint(put_key(p, field, varint), v);
+}
+inline std::uint8_t* put_int(std::uint8_t* p, std::uint32_t field, std::int64_t v) noexcept {
+  return put_uint(p, field, static_cast<std::uint64_t>(v));
+}
+inline std::uint8_t* put_double(std::uint8_t* p, std::uint32_t field, double v) noexcept {
+  p = put_key(p, field, fixed64);
+  std::uint64_t bits = std::bit_cast<std::uint64_t>(v);
+  for (int i = 0; i < 8; ++i) *p++ = static_cast<std::uint8_t>(bits >> (8 * i));
+  return p;
+}
+inline std::uint8_t* put_string(std::uint8_t* p, std::uint32_t field, std::string_view s) noexcept {
+  p = put_varint(put_key(p, field, len), s.size());
+  if (!s.empty()) std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+/// Upper bound of the bytes put_string writes.
+constexpr std::size_t string_bound(std::string_view s) noexcept {
+  return s.size() + 3 + 10;
+}
+
+/// Starts a nested message: writes the key and reserves one length byte.
+/// Returns the position of that byte; pass it to end_nested.
+inline std::uint8_t* begin_nested(std::uint8_t*& p, std::uint32_t field) noexcept {
+  p = put_key(p, field, len);
+  return p++;
+}
+/// Closes a nested message whose body runs from `len_pos + 1` to `p`:
+/// writes the exact (minimal) length, moving the body when it needs more
+/// than one length byte. Returns the new end.
+inline std::uint8_t* end_nested(std::uint8_t* len_pos, std::uint8_t* p) noexcept {
+  auto n = static_cast<std::uint64_t>(p - (len_pos + 1));
+  if (n < 0x80) {
+    *len_pos = static_cast<std::uint8_t>(n);
+    return p;
+  }
+  std::size_t extra = varint_size(n) - 1;
+  std::memmove(len_pos + 1 + extra, len_pos + 1, n);
+  put_varint(len_pos, n);
+  return p + extra;
+}
+
+}  // namespace tpuprof::detail::proto
+// ---- end <tpuprof/detail/proto_writer.hpp>
+
+namespace tpuprof::sinks {
+
+struct perfetto_options {
+  /// Derived counter tracks per engine track: "<ENGINE> utilization (%)" and,
+  /// for DMA engines, "<ENGINE> bandwidth (GB/s)", averaged over windows.
+  bool counters = true;
+  /// Counter window in ns; 0 = automatic (about 2000 windows over the trace).
+  std::int64_t counter_window_ns = 0;
+  /// Bytes buffered before each write to the output.
+  std::size_t buffer_bytes = std::size_t{1} << 18;
+};
+
+/// Writes engine events (and host spans, counters) as Perfetto TrackEvents.
+/// Device d -> "Core n" / "CDMA port p" -> engine tracks; slices named by op.
+/// Overlapping events on one engine go to extra same-named tracks (lanes).
+/// Memory: the buffer plus a small state per track (never per event).
+class perfetto_sink {
+ public:
+  explicit perfetto_sink(byte_output out, perfetto_options opt = {})
+      : buf_(out, opt.buffer_bytes), opt_(opt) {}
+
+  void begin(const trace_info& info) {
+    info_ = &info;
+    double lo = info.begin_ns;
+    if (lo < 0) shift_ = std::max(shift_, static_cast<std::int64_t>(std::ceil(-lo)));
+    window_ = opt_.counter_window_ns > 0 ? opt_.counter_window_ns
+                                         : detail::auto_window_ns(info.begin_ns, info.end_ns);
+    origin_ =
+        info.end_ns > info.begin_ns ? static_cast<std::int64_t>(std::floor(info.begin_ns)) : 0;
+    for (const auto& t : info.tracks) track_for(t.device, t.unit, t.eng);
+  }
+
+  void host(const io::host_trace& h) {
+    if (h.spans.empty()) return;
+    if (h.begin_ns() + shift_ < 0) shift_ = -h.begin_ns();
+    // Per thread, in (ts, longer first) order, so that nesting and deltas work.
+    std::vector<std::uint32_t> order(h.spans.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const auto &x = h.spans[a], &y = h.spans[b];
+      return std::tie(x.pid, x.tid, x.ts_ns, y.dur_ns) < std::tie(y.pid, y.tid, y.ts_ns, x.dur_ns);
+    });
+    for (std::uint32_t i : order) {
+      const auto& s = h.spans[i];
+      auto& tr = host_track(h, s.pid, s.tid);
+      std::int64_t b = s.ts_ns + shift_, e = b + std::max<std::int64_t>(0, s.dur_ns);
+      slice(
+          tr, b, e,
+          [&](std::uint8_t*& p, std::size_t lane) {
+            auto* te = detail::proto::begin_nested(p, 11);
+            p = detail::proto::put_uint(p, 9, 1);
+            if (lane) p = detail::proto::put_uint(p, 11, tr.lanes[lane].uuid);
+            p = detail::proto::put_string(p, 23, s.name);
+            if (!s.cat.empty()) p = detail::proto::put_string(p, 22, s.cat);
+            p = detail::proto::end_nested(te, p);
+          },
+          64 + detail::proto::string_bound(s.name) + detail::proto::string_bound(s.cat));
+    }
+  }
+
+  /// A user counter (e.g. from views::bandwidth); its track is declared on
+  /// first use under the device or core.
+  void counter(const counter_sample& c) {
+    std::uint64_t uuid = user_counter_track(c);
+    put_counter(uuid, to_ns(c.ts_ns), c.value);
+  }
+
+  void write(const engine_event& e) {
+    auto& tr = track_for(e.device, e.unit, e.engine);
+    std::int64_t b = to_ns(e.begin_ns), en = std::max(b, to_ns(e.end_ns));
+    const bool hw = is_hardware(e.engine);
+    const name_id op = e.op;
+    std::string_view fn = e.function ? names()[e.function] : std::string_view{};
+    const bool new_op = !test_set(tr.names_done, op);
+    const bool new_fn = e.function && !test_set(tr.strs_done, e.function);
+    const auto dir = e.dir();
+    const std::uint32_t dir_iid = dir_iid_base + static_cast<std::uint32_t>(dir);
+    const bool new_dir = dir != direction::none && !test_set(tr.strs_done, dir_iid);
+    std::size_t need = 200;
+    if (new_op) need += detail::proto::string_bound(op_name(op)) + 16;
+    if (new_fn) need += detail::proto::string_bound(fn) + 16;
+    slice(
+        tr, b, en,
+        [&](std::uint8_t*& p, std::size_t lane) {
+          using namespace detail::proto;
+          if (new_op || new_fn || new_dir) {
+            auto* id = begin_nested(p, 12);
+            if (new_op) p = interned(p, 2, op + 1u, op_name(op));
+            if (new_fn) p = interned(p, 29, e.function + 1u, fn);
+            if (new_dir) p = interned(p, 29, dir_iid, name(dir));
+            p = end_nested(id, p);
+          }
+          auto* te = begin_nested(p, 11);
+          p = put_uint(p, 9, 1);
+          if (lane) p = put_uint(p, 11, tr.lanes[lane].uuid);
+          p = put_uint(p, 10, op + 1u);
+          if (hw) p = annot_int(p, a_cmd_id, e.cmd_id);
+          if (e.has_bytes()) p = annot_int(p, a_bytes, static_cast<std::int64_t>(e.bytes));
+          if (double bw = e.bandwidth_gbps(); !std::isnan(bw)) p = annot_double(p, a_ddr_gbps, bw);
+          if (!std::isnan(e.uarch_rate)) p = annot_double(p, a_uarch, e.uarch_rate);
+          if (e.layer_id >= 0) p = annot_int(p, a_layer, e.layer_id);
+          if (e.function) p = annot_str(p, a_function, e.function + 1u);
+          if (dir != direction::none) p = annot_str(p, a_direction, dir_iid);
+          if (hw && !e.matched()) {
+            auto* a = begin_nested(p, 4);
+            p = put_uint(p, 1, a_matched);
+            p = put_uint(p, 2, 0);
+            p = end_nested(a, p);
+          }
+          p = end_nested(te, p);
+        },
+        need);
+    if (tr.util_uuid) {
+      double bytes = e.has_bytes() ? static_cast<double>(e.bytes) : 0.0;
+      tr.win.add(b, en, bytes, counter_emitter(tr));
+    }
+  }
+
+  void finish() {
+    if (finished_) return;
+    finished_ = true;
+    for (auto& tr : tracks_) {
+      flush_ends(tr, std::numeric_limits<std::int64_t>::max());
+      if (tr.util_uuid) tr.win.finish(counter_emitter(tr));
+    }
+    buf_.flush();
+  }
+
+  /// Bytes produced so far (including the buffered ones).
+  std::size_t bytes_written() const noexcept { return buf_.bytes_written(); }
+
+  /// Debug annotation names (TP args key = "debug." + name).
+  static constexpr std::string_view annotation_names[] = {
+      "",         "cmd_id",    "bytes",  "ddr_bandwidth_gbps", "uarch_rate", "layer_id",
+      "function", "direction", "matched"};
+
+ private:
+  enum : std::uint32_t {
+    a_cmd_id = 1,
+    a_bytes,
+    a_ddr_gbps,
+    a_uarch,
+    a_layer,
+    a_function,
+    a_direction,
+    a_matched,
+    a_count
+  };
+  static constexpr std::uint32_t dir_iid_base = 0x20000;
+
+  struct lane_t {
+    std::uint64_t uuid;
+    std::vector<std::int64_t> ends;  // open slices (a stack when nesting)
+  };
+  struct pending {
+    std::int64_t end;
+    std::uint32_t lane;
+    friend bool operator>(const pending& a, const pending& b) noexcept { return a.end > b.end; }
+  };
+  struct slice_track {
+    std::uint32_t seq = 0;
+    std::uint64_t parent = 0;
+    std::string name;
+    std::int32_t rank = 0;
+    bool nesting = false;
+    bool thread = false;  // host thread: extra lanes go under the process
+    std::uint64_t lane_parent = 0;
+    std::vector<lane_t> lanes;
+    std::vector<pending> heap;  // min-heap of open slice ends
+    bool started = false;
+    std::int64_t last_ts = 0;
+    std::vector<std::uint64_t> names_done, strs_done;
+    std::uint64_t util_uuid = 0, bw_uuid = 0;
+    detail::window_counter win;
+  };
+
+  static bool test_set(std::vector<std::uint64_t>& bits, std::uint32_t i) {
+    std::size_t w = i >> 6;
+    if (w >= bits.size()) bits.resize(w + 1);
+    std::uint64_t m = std::uint64_t{1} << (i & 63);
+    bool was = (bits[w] & m) != 0;
+    bits[w] |= m;
+    return was;
+  }
+  const name_table& names() const noexcept {
+    static const name_table empty;
+    return info_ ? info_->names : empty;
+  }
+  std::string_view op_name(name_id op) const noexcept {
+    std::string_view s = op ? names()[op] : std::string_view{};
+    return s.empty() ? std::string_view{"unknown"} : s;
+  }
+  std::int64_t to_ns(double ns) const noexcept {
+    if (!(ns == ns)) return shift_;
+    return static_cast<std::int64_t>(std::llround(ns)) + shift_;
+  }
+
+  static std::uint8_t* interned(std::uint8_t* p, std::uint32_t field, std::uint64_t iid,
+                                std::string_view s) {
+    using namespace detail::proto;
+    auto* m = begin_nested(p, field);
+    p = put_uint(p, 1, iid);
+    p = put_string(p, 2, s);
+    return end_nested(m, p);
+  }
+  static std::uint8_t* annot_int(std::uint8_t* p, std::uint32_t iid, std::int64_t v) {
+    using namespace detail::proto;
+    auto* a = begin_nested(p, 4);
+    p = put_uint(p, 1, iid);
+    p = put_int(p, 4, v);
+    return end_nested(a, p);
+  }
+  static std::uint8_t* annot_double(std::uint8_t* p, std::uint32_t iid, double v) {
+    using namespace detail::proto;
+    auto* a = begin_nested(p, 4);
+    p = put_uint(p, 1, iid);
+    p = put_double(p, 5, v);
+    return end_nested(a, p);
+  }
+  static std::uint8_t* annot_str(std::uint8_t* p, std::uint32_t iid, std::uint64_t str_iid) {
+    using namespace detail::proto;
+    auto* a = begin_nested(p, 4);
+    p = put_uint(p, 1, iid);
+    p = put_uint(p, 17, str_iid);
+    return end_nested(a, p);
+  }
+
+  std::uint8_t* reserve(std::size_t n) { return reinterpret_cast<std::uint8_t*>(buf_.reserve(n)); }
+  void commit(std::uint8_t* p) { buf_.commit(reinterpret_cast<char*>(p)); }
+
+  // ---- descriptors ---------------------------------------------------------
+  struct desc {
+    std::uint64_t uuid = 0, parent = 0;
+    std::string_view name;
+    std::int32_t rank = -1;
+    bool explicit_children = false;
+    std::string_view counter_unit;
+    bool is_counter = false;
+    std::int64_t pid = -1, tid = -1;  // process (tid < 0) or thread descriptor
+  };
+  static desc plain(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
+                    std::int32_t rank = -1, bool explicit_children = false) {
+    desc d;
+    d.uuid = uuid;
+    d.parent = parent;
+    d.name = n;
+    d.rank = rank;
+    d.explicit_children = explicit_children;
+    return d;
+  }
+  static desc counter_track(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
+                            std::int32_t rank, std::string_view unit) {
+    desc d = plain(uuid, parent, n, rank);
+    d.is_counter = true;
+    d.counter_unit = unit;
+    return d;
+  }
+  static desc process_or_thread(std::uint64_t uuid, std::string_view n, std::int64_t pid,
+                                std::int64_t tid = -1) {
+    desc d;
+    d.uuid = uuid;
+    d.name = n;
+    d.pid = pid;
+    d.tid = tid;
+    return d;
+  }
+  void put_descriptor(const desc& d) {
+    using namespace detail::proto;
+    auto* p = reserve(128 + string_bound(d.name) + string_bound(d.counter_unit));
+    auto* pkt = begin_nested(p, 1);
+    auto* td = begin_nested(p, 60);
+    p = put_uint(p, 1, d.uuid);
+    if (d.pid >= 0) {
+      auto* m = begin_nested(p, d.tid >= 0 ? 4 : 3);
+      p = put_int(p, 1, d.pid);
+      if (d.tid >= 0) {
+        p = put_int(p, 2, d.tid);
+        if (!d.name.empty()) p = put_string(p, 5, d.name);
+      } else if (!d.name.empty()) {
+        p = put_string(p, 6, d.name);
+      }
+      p = end_nested(m, p);
+    } else {
+      if (d.parent) p = put_uint(p, 5, d.parent);
+      p = put_string(p, 2, d.name);
+      if (d.explicit_children) p = put_uint(p, 11, 3);
+      if (d.rank >= 0) p = put_int(p, 12, d.rank);
+      if (d.is_counter) {
+        auto* c = begin_nested(p, 8);
+        if (!d.counter_unit.empty()) p = put_string(p, 6, d.counter_unit);
+        p = end_nested(c, p);
+      }
+    }
+    p = end_nested(td, p);
+    p = end_nested(pkt, p);
+    commit(p);
+  }
+
+  static std::int32_t engine_rank(engine e) noexcept {
+    switch (e) {
+      case engine::kernel_function:
+        return 0;
+      case engine::layer:
+        return 1;
+      case engine::subnet:
+        return 2;
+      case engine::tiu:
+        return 3;
+      case engine::gdma:
+        return 4;
+      case engine::sdma:
+        return 5;
+      case engine::cdma:
+        return 6;
+      case engine::mcu:
+        return 7;
+    }
+    return 8;
+  }
+
+  std::uint64_t device_track(std::uint8_t d) {
+    auto [it, fresh] = devices_.try_emplace(d, 0);
+    if (fresh) {
+      it->second = next_uuid_++;
+      std::string n = "TPU" + std::to_string(d);
+      if (info_ && !info_->chip.empty()) n += " " + info_->chip;
+      put_descriptor(plain(it->second, 0, n, d, true));
+    }
+    return it->second;
+  }
+  std::uint64_t group_track(std::uint8_t d, std::uint8_t unit, bool cdma) {
+    std::uint32_t key = (std::uint32_t{d} << 9) | (cdma ? 256u : 0u) | unit;
+    auto [it, fresh] = groups_.try_emplace(key, 0);
+    if (fresh) {
+      std::uint64_t parent = device_track(d);
+      it->second = next_uuid_++;
+      std::string n = (cdma ? "CDMA port " : "Core ") + std::to_string(unit);
+      put_descriptor(plain(it->second, parent, n, (cdma ? 1000 : 0) + unit, true));
+    }
+    return it->second;
+  }
+
+  slice_track& track_for(std::uint8_t d, std::uint8_t unit, engine eng) {
+    std::uint32_t key =
+        (std::uint32_t{d} << 16) | (std::uint32_t{unit} << 8) | static_cast<std::uint32_t>(eng);
+    if (key == last_key_ && last_track_ < tracks_.size()) return tracks_[last_track_];
+    auto [it, fresh] = index_.try_emplace(key, tracks_.size());
+    if (fresh) {
+      std::uint64_t parent = group_track(d, unit, eng == engine::cdma);
+      auto& tr = tracks_.emplace_back();
+      tr.seq = next_seq_++;
+      tr.parent = parent;
+      tr.lane_parent = parent;
+      tr.name = std::string(name(eng));
+      if (eng == engine::kernel_function) tr.name = "Kernel Function";
+      if (eng == engine::layer) tr.name = "Layer";
+      if (eng == engine::subnet) tr.name = "Subnet";
+      tr.rank = engine_rank(eng) * 4;
+      tr.nesting = !is_hardware(eng);
+      add_lane(tr);
+      if (opt_.counters && is_hardware(eng)) {
+        tr.win.reset(origin_ + shift_, window_);
+        tr.util_uuid = next_uuid_++;
+        std::string n = tr.name + " utilization (%)";
+        put_descriptor(counter_track(tr.util_uuid, parent, n, tr.rank + 1, "%"));
+        if (is_dma(eng)) {
+          tr.bw_uuid = next_uuid_++;
+          n = tr.name + " bandwidth (GB/s)";
+          put_descriptor(counter_track(tr.bw_uuid, parent, n, tr.rank + 2, "GB/s"));
+        }
+      }
+    }
+    last_key_ = key;
+    last_track_ = it->second;
+    return tracks_[it->second];
+  }
+
+  slice_track& host_track(const io::host_trace& h, std::uint32_t pid, std::uint32_t tid) {
+    std::uint64_t key = (std::uint64_t{pid} << 32) | tid;
+    auto [it, fresh] = host_index_.try_emplace(key, tracks_.size());
+    if (fresh) {
+      auto [pit, pfresh] = host_procs_.try_emplace(pid, 0);
+      if (pfresh) {
+        pit->second = next_uuid_++;
+        std::string pn(h.process_name(pid));
+        if (pn.empty()) pn = "host " + std::to_string(pid);
+        put_descriptor(process_or_thread(pit->second, pn, pid));
+      }
+      auto& tr = tracks_.emplace_back();
+      tr.seq = next_seq_++;
+      tr.name = std::string(h.thread_name(pid, tid));
+      if (tr.name.empty()) tr.name = "thread " + std::to_string(tid);
+      tr.nesting = true;
+      tr.thread = true;
+      tr.lane_parent = pit->second;
+      std::uint64_t uuid = next_uuid_++;
+      tr.lanes.push_back({uuid, {}});
+      put_descriptor(process_or_thread(uuid, tr.name, pid, tid));
+      last_key_ = ~0u;
+    }
+    return tracks_[it->second];
+  }
+
+  void add_lane(slice_track& tr) {
+    std::uint64_t uuid = next_uuid_++;
+    tr.lanes.push_back({uuid, {}});
+    if (tr.thread) {
+      std::string n = tr.name + " (overlap)";
+      put_descriptor(plain(uuid, tr.lane_parent, n));
+    } else {
+      put_descriptor(plain(uuid, tr.lane_parent, tr.name, tr.rank));
+    }
+  }
+
+  // ---- sequences and slices -------------------------------------------------
+  /// First packet of a sequence: clear state, defaults (clock 64, lane-0
+  /// track), interned annotation names, clock snapshot at `t0`.
+  void start_sequence(slice_track& tr, std::int64_t t0) {
+    using namespace detail::proto;
+    auto* p = reserve(512);
+    auto* pkt = begin_nested(p, 1);
+    p = put_uint(p, 10, tr.seq);
+    p = put_uint(p, 13, 1);
+    auto* d = begin_nested(p, 59);
+    p = put_uint(p, 58, 64);
+    auto* ted = begin_nested(p, 11);
+    p = put_uint(p, 11, tr.lanes[0].uuid);
+    p = end_nested(ted, p);
+    p = end_nested(d, p);
+    auto* id = begin_nested(p, 12);
+    for (std::uint32_t i = 1; i < a_count; ++i) p = interned(p, 3, i, annotation_names[i]);
+    p = end_nested(id, p);
+    auto* cs = begin_nested(p, 6);
+    auto* c0 = begin_nested(p, 1);
+    p = put_uint(p, 1, 6);
+    p = put_uint(p, 2, static_cast<std::uint64_t>(t0));
+    p = end_nested(c0, p);
+    auto* c1 = begin_nested(p, 1);
+    p = put_uint(p, 1, 64);
+    p = put_uint(p, 2, static_cast<std::uint64_t>(t0));
+    p = put_uint(p, 3, 1);
+    p = end_nested(c1, p);
+    p = end_nested(cs, p);
+    p = end_nested(pkt, p);
+    commit(p);
+    tr.started = true;
+    tr.last_ts = t0;
+  }
+
+  std::uint8_t* put_ts(std::uint8_t* p, slice_track& tr, std::int64_t t) {
+    using namespace detail::proto;
+    if (t >= tr.last_ts) {
+      p = put_uint(p, 8, static_cast<std::uint64_t>(t - tr.last_ts));
+      tr.last_ts = t;
+      return p;
+    }
+    // Back in time (unsorted input): absolute BOOTTIME, delta base unchanged.
+    p = put_uint(p, 58, 6);
+    return put_uint(p, 8, static_cast<std::uint64_t>(std::max<std::int64_t>(0, t)));
+  }
+
+  void put_end(slice_track& tr, std::int64_t t, std::uint32_t lane) {
+    using namespace detail::proto;
+    auto* p = reserve(64);
+    auto* pkt = begin_nested(p, 1);
+    p = put_ts(p, tr, t);
+    p = put_uint(p, 10, tr.seq);
+    p = put_uint(p, 13, 2);
+    auto* te = begin_nested(p, 11);
+    p = put_uint(p, 9, 2);
+    if (lane) p = put_uint(p, 11, tr.lanes[lane].uuid);
+    p = end_nested(te, p);
+    p = end_nested(pkt, p);
+    commit(p);
+  }
+
+  void flush_ends(slice_track& tr, std::int64_t upto) {
+    while (!tr.heap.empty() && tr.heap.front().end <= upto) {
+      std::pop_heap(tr.heap.begin(), tr.heap.end(), std::greater<>{});
+      pending pe = tr.heap.back();
+      tr.heap.pop_back();
+      tr.lanes[pe.lane].ends.pop_back();
+      put_end(tr, pe.end, pe.lane);
+    }
+  }
+
+  /// Emits BEGIN (body written by `body(p, lane)`) at b and schedules END at e.
+  template <class Body>
+  void slice(slice_track& tr, std::int64_t b, std::int64_t e, Body&& body, std::size_t need) {
+    using namespace detail::proto;
+    if (!tr.started) start_sequence(tr, b);
+    flush_ends(tr, b);
+    std::uint32_t lane = 0;
+    for (;; ++lane) {
+      if (lane == tr.lanes.size()) add_lane(tr);
+      const auto& ends = tr.lanes[lane].ends;
+      if (ends.empty() || (tr.nesting && ends.back() >= e)) break;
+    }
+    auto* p = reserve(need + 32);
+    auto* pkt = begin_nested(p, 1);
+    p = put_ts(p, tr, b);
+    p = put_uint(p, 10, tr.seq);
+    p = put_uint(p, 13, 2);
+    body(p, lane);
+    p = end_nested(pkt, p);
+    commit(p);
+    tr.lanes[lane].ends.push_back(e);
+    tr.heap.push_back({e, lane});
+    std::push_heap(tr.heap.begin(), tr.heap.end(), std::greater<>{});
+  }
+
+  // ---- counters ---------------------------------------------------------------
+  std::uint32_t counter_seq() {
+    if (!counter_seq_) counter_seq_ = next_seq_++;
+    return counter_seq_;
+  }
+  void put_counter(std::uint64_t uuid, std::int64_t ts, double v) {
+    using namespace detail::proto;
+    auto* p = reserve(64);
+    auto* pkt = begin_nested(p, 1);
+    p = put_uint(p, 8, static_cast<std::uint64_t>(std::max<std::int64_t>(0, ts)));
+    p = put_uint(p, 10, counter_seq());
+    auto* te = begin_nested(p, 11);
+    p = put_uint(p, 9, 4);
+    p = put_uint(p, 11, uuid);
+    p = put_double(p, 44, v);
+    p = end_nested(te, p);
+    p = end_nested(pkt, p);
+    commit(p);
+  }
+  struct counter_emit {
+    perfetto_sink* self;
+    slice_track* tr;
+    void operator()(std::int64_t ts, double util, double gbps) const {
+      self->put_counter(tr->util_uuid, ts, util);
+      if (tr->bw_uuid) self->put_counter(tr->bw_uuid, ts, gbps);
+    }
+  };
+  counter_emit counter_emitter(slice_track& tr) noexcept { return {this, &tr}; }
+  std::uint64_t user_counter_track(const counter_sample& c) {
+    auto key = std::make_tuple(c.device, c.core, std::string(c.name));
+    auto [it, fresh] = user_counters_.try_emplace(std::move(key), 0);
+    if (fresh) {
+      std::uint64_t parent = c.core >= 0
+                                 ? group_track(c.device, static_cast<std::uint8_t>(c.core), false)
+                                 : device_track(c.device);
+      it->second = next_uuid_++;
+      std::string n(c.name);
+      put_descriptor(counter_track(it->second, parent, n, 100, c.unit));
+    }
+    return it->second;
+  }
+
+  detail::out_buffer buf_;
+  perfetto_options opt_;
+  const trace_info* info_ = nullptr;
+  std::int64_t shift_ = 0, origin_ = 0, window_ = 10'000;
+  std::uint64_t next_uuid_ = 1;
+  std::uint32_t next_seq_ = 2, counter_seq_ = 0;
+  std::map<std::uint8_t, std::uint64_t> devices_;
+  std::map<std::uint32_t, std::uint64_t> groups_;
+  std::deque<slice_track> tracks_;
+  std::unordered_map<std::uint32_t, std::size_t> index_;
+  std::unordered_map<std::uint64_t, std::size_t> host_index_;
+  std::map<std::uint32_t, std::uint64_t> host_procs_;
+  std::map<std::tuple<std::uint8_t, std::int16_t, std::string>, std::uint64_t> user_counters_;
+  std::uint32_t last_key_ = ~0u;
+  std::size_t last_track_ = 0;
+  bool finished_ = false;
+};
+
+static_assert(event_sink<perfetto_sink>);
+
+}  // namespace tpuprof::sinks
+// ---- end <tpuprof/sinks/perfetto.hpp>
+// ---- begin <tpuprof/sinks/tee.hpp>
+/// sinks::tee: one pass, several sinks (spdlog's dist_sink).
+
+
+
+namespace tpuprof::sinks {
+
+/// Forwards every call to each sink in order. Lvalue sinks are held by
+/// reference (they must outlive the tee), rvalues are moved in.
+template <class... S>
+  requires(event_sink<std::remove_reference_t<S>> && ...)
+class tee_sink {
+ public:
+  explicit tee_sink(S&&... s) : sinks_(std::forward<S>(s)...) {}
+
+  void begin(const trace_info& info) {
+    std::apply([&](auto&... s) { (detail::sink_begin(s, info), ...); }, sinks_);
+  }
+  void host(const io::host_trace& h) {
+    std::apply([&](auto&... s) { (detail::sink_host(s, h), ...); }, sinks_);
+  }
+  void counter(const counter_sample& c) {
+    std::apply([&](auto&... s) { (detail::sink_counter(s, c), ...); }, sinks_);
+  }
+  void write(const engine_event& e) {
+    std::apply([&](auto&... s) { (s.write(e), ...); }, sinks_);
+  }
+  void finish() {
+    std::apply([&](auto&... s) { (s.finish(), ...); }, sinks_);
+  }
+
+ private:
+  std::tuple<S...> sinks_;
+};
+
+/// `auto t = sinks::tee(csv, perfetto); write_trace(trace, t);`
+template <class... S>
+  requires(event_sink<std::remove_reference_t<S>> && ...)
+tee_sink<S...> tee(S&&... s) {
+  return tee_sink<S...>(std::forward<S>(s)...);
+}
+
+}  // namespace tpuprof::sinks
+// ---- end <tpuprof/sinks/tee.hpp>
+// ---- begin <tpuprof/sinks/write_file.hpp>
+/// write_file: run a sink into a file atomically (temp file + rename), so a
+/// failing decoder or sink never leaves a half-written output.
+
+
+
+namespace tpuprof::sinks {
+
+/// `write_file<perfetto_sink>(path, trace, opts...)`: constructs
+/// `Sink(byte_output, opts...)` over a temp file, writes the trace, renames.
+/// Throws io::output_error on I/O failure; any exception removes the temp file.
+template <event_sink Sink, decoded_trace T, class... A>
+  requires std::constructible_from<Sink, byte_output, A...>
+void write_file(const std::filesystem::path& path, const T& trace, A&&... args) {
+  io::atomic_file f(path);
+  Sink s{byte_output{f}, std::forward<A>(args)...};
+  write_trace(trace, s);
+  f.commit();
+}
+
+/// Same, with host spans merged in.
+template <event_sink Sink, decoded_trace T, class... A>
+  requires std::constructible_from<Sink, byte_output, A...>
+void write_file(const std::filesystem::path& path, const T& trace, const io::host_trace& host,
+                A&&... args) {
+  io::atomic_file f(path);
+  Sink s{byte_output{f}, std::forward<A>(args)...};
+  write_trace(trace, host, s);
+  f.commit();
+}
+
+}  // namespace tpuprof::sinks
+// ---- end <tpuprof/sinks/write_file.hpp>
 // ---- begin <tpuprof/views.hpp>
 /// All analysis views: filters, time windows, idle gaps, bandwidth,
 /// utilization, summary, top_n and group_by.
@@ -3010,13 +8538,6 @@ inline constexpr const char* version_string = "0.1.0";
 
 
 namespace tpuprof {
-
-/// Any input range whose elements read as `const engine_event&`: std::vector,
-/// std::span, decoder views, range-v3 and std pipelines. Never constrained on
-/// std::ranges::view (range-v3 0.12 views are not std views).
-template <class R>
-concept event_range = std::ranges::input_range<R> &&
-                      std::convertible_to<std::ranges::range_reference_t<R>, const engine_event&>;
 
 /// One event queue: an engine of one core (or CDMA port) of one device.
 struct track_key {

@@ -4,7 +4,7 @@
 
 #include <tpuprof/chips/aks.hpp>
 #include <tpuprof/chips/aksv.hpp>
-#include <tpuprof/decode/cdm_chip.hpp>
+#include <tpuprof/decode/cdm/chip.hpp>
 
 using tpuprof::chips::aks;
 using tpuprof::chips::aksv;

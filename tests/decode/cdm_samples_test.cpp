@@ -16,8 +16,8 @@
 
 #include <tpuprof/chips/aks.hpp>
 #include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
-#include <tpuprof/decode/cdm_global.hpp>
 #include <tpuprof/io/dump_files.hpp>
 
 namespace {

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include <tpuprof/chip_traits.hpp>
-#include <tpuprof/decode/cdm_chip.hpp>
+#include <tpuprof/decode/cdm/chip.hpp>
 #include <tpuprof/engine.hpp>
 
 namespace tpuprof::chips {

@@ -18,15 +18,15 @@
 #include <utility>
 #include <vector>
 
-#include <tpuprof/decode/cdm_blocks.hpp>
-#include <tpuprof/decode/cdm_chip.hpp>
-#include <tpuprof/decode/cdm_commands.hpp>
-#include <tpuprof/decode/cdm_dyn.hpp>
-#include <tpuprof/decode/cdm_global.hpp>
-#include <tpuprof/decode/cdm_matcher.hpp>
-#include <tpuprof/decode/cdm_names.hpp>
-#include <tpuprof/decode/cdm_normalize.hpp>
-#include <tpuprof/decode/cdm_pmu.hpp>
+#include <tpuprof/decode/cdm/blocks.hpp>
+#include <tpuprof/decode/cdm/chip.hpp>
+#include <tpuprof/decode/cdm/commands.hpp>
+#include <tpuprof/decode/cdm/dyn.hpp>
+#include <tpuprof/decode/cdm/global.hpp>
+#include <tpuprof/decode/cdm/matcher.hpp>
+#include <tpuprof/decode/cdm/names.hpp>
+#include <tpuprof/decode/cdm/normalize.hpp>
+#include <tpuprof/decode/cdm/pmu.hpp>
 #include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/event.hpp>

@@ -42,11 +42,6 @@ void sink_counter(S& s, const counter_sample& c) {
 }
 }  // namespace detail
 
-/// A range whose elements can be read as engine_event.
-template <class R>
-concept event_range = std::ranges::input_range<R> &&
-                      std::convertible_to<std::ranges::range_reference_t<R>, const engine_event&>;
-
 /// Writes every event of `events` to `sink` (no begin/finish): for streaming
 /// several ranges into one sink, or for sinks that need no trace_info.
 template <event_range R, event_sink S>

@@ -48,7 +48,7 @@ struct generated_dump {
   }
 };
 
-namespace detail {
+namespace bm1684x_detail {
 class byte_sink {
  public:
   std::vector<std::byte> data;
@@ -70,7 +70,7 @@ inline std::vector<std::byte> text_bytes(const std::string& s) {
   std::memcpy(v.data(), s.data(), s.size());
   return v;
 }
-}  // namespace detail
+}  // namespace bm1684x_detail
 
 /// Generates a BM1684X dump: one static subnet, `layers` layer groups of GDMA
 /// loads, TIU ops (each waiting on the last load) and stores, with TIU/DMA
@@ -199,10 +199,10 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
            " alloc=1 free=2 desc=bdc_perf_monitor\n";
   lines += "[bmprofile] mtype=1 addr=4952035328 size=" + std::to_string(256 * gdma_cap) +
            " alloc=1 free=2 desc=gdma_perf_monitor\n";
-  g.files.push_back({"global.profile", detail::text_bytes(lines)});
+  g.files.push_back({"global.profile", bm1684x_detail::text_bytes(lines)});
 
   // Command buffers: TIU then GDMA, each ending with its sys command + 128-B alignment.
-  detail::byte_sink tcmd, gcmd;
+  bm1684x_detail::byte_sink tcmd, gcmd;
   for (const auto& c : tiu) {
     std::uint64_t w0 = 1 | (std::uint64_t{c.bd_id & 0xFFFFF} << 1) |
                        (std::uint64_t{c.gdma_id & 0xFFFFF} << 21) |
@@ -225,9 +225,9 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
   g.files.push_back({"cmd_12425e000_0_1.dat", gcmd.data});
 
   // iter0.profile
-  detail::byte_sink it;
+  bm1684x_detail::byte_sink it;
   {
-    detail::byte_sink s;
+    bm1684x_detail::byte_sink s;
     s.u32(0);
     s.u32(0);
     s.u32(0);
@@ -235,7 +235,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     s.u64(1764051392744510 + 1000 + std::max(tiu_free, gdma_free) / o.tpu_freq_mhz);
     s.u64(0);
     it.block(1, s.data);
-    detail::byte_sink c;
+    bm1684x_detail::byte_sink c;
     c.u64(0x12425e000);
     c.u64(0);
     c.u64(0x12425c000);
@@ -253,7 +253,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
   const std::uint64_t tiu_t0 = tiu.empty() ? 0 : tiu.front().begin;
   const std::uint64_t gdma_t0 = fw.empty() ? gdma.front().begin : fw.front().begin;
   {
-    detail::byte_sink b;
+    bm1684x_detail::byte_sink b;
     for (std::size_t k = 0; k < tiu.size(); ++k) {
       const auto& c = tiu[k];
       b.u32(static_cast<std::uint32_t>(tiu_origin + (c.begin - tiu_t0)));
@@ -268,7 +268,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     it.block(3, b.data);
   }
   {
-    detail::byte_sink b;
+    bm1684x_detail::byte_sink b;
     auto rec = [&](std::uint64_t begin, std::uint64_t end, std::uint32_t inst, std::uint64_t bytes,
                    direction d) {
       std::uint32_t f[48] = {};
@@ -292,7 +292,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     it.block(4, b.data);
   }
   {
-    detail::byte_sink b;
+    bm1684x_detail::byte_sink b;
     const std::uint64_t mcu0 = 21382603606345;
     b.u32(0);
     b.u32(0xFFFFFFFFu);

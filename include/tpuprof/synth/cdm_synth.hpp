@@ -16,11 +16,11 @@
 #include <string_view>
 #include <vector>
 
-#include <tpuprof/decode/cdm_chip.hpp>
-#include <tpuprof/decode/cdm_commands.hpp>
-#include <tpuprof/decode/cdm_format.hpp>
-#include <tpuprof/decode/cdm_names.hpp>
-#include <tpuprof/decode/cdm_pmu.hpp>
+#include <tpuprof/decode/cdm/chip.hpp>
+#include <tpuprof/decode/cdm/commands.hpp>
+#include <tpuprof/decode/cdm/format.hpp>
+#include <tpuprof/decode/cdm/names.hpp>
+#include <tpuprof/decode/cdm/pmu.hpp>
 #include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/dump_files.hpp>

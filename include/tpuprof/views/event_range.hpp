@@ -12,13 +12,6 @@
 
 namespace tpuprof {
 
-/// Any input range whose elements read as `const engine_event&`: std::vector,
-/// std::span, decoder views, range-v3 and std pipelines. Never constrained on
-/// std::ranges::view (range-v3 0.12 views are not std views).
-template <class R>
-concept event_range = std::ranges::input_range<R> &&
-                      std::convertible_to<std::ranges::range_reference_t<R>, const engine_event&>;
-
 /// One event queue: an engine of one core (or CDMA port) of one device.
 struct track_key {
   std::uint8_t device = 0;

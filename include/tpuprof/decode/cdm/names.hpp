@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include <tpuprof/decode/cdm_format.hpp>
+#include <tpuprof/decode/cdm/format.hpp>
 
 namespace tpuprof::cdm {
 

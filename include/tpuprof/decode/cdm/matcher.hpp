@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include <tpuprof/decode/cdm_commands.hpp>
-#include <tpuprof/decode/cdm_pmu.hpp>
+#include <tpuprof/decode/cdm/commands.hpp>
+#include <tpuprof/decode/cdm/pmu.hpp>
 
 namespace tpuprof::cdm {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <tpuprof/decode/cdm_format.hpp>
+#include <tpuprof/decode/cdm/format.hpp>
 #include <tpuprof/io/byte_reader.hpp>
 
 namespace tpuprof::cdm {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include <tpuprof/decode/cdm_pmu.hpp>
+#include <tpuprof/decode/cdm/pmu.hpp>
 
 namespace tpuprof::cdm {
 

@@ -7,7 +7,7 @@
 #include <span>
 
 #include <tpuprof/chip_traits.hpp>
-#include <tpuprof/decode/cdm_format.hpp>
+#include <tpuprof/decode/cdm/format.hpp>
 
 namespace tpuprof::cdm {
 

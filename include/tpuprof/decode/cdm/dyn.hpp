@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include <tpuprof/decode/cdm_commands.hpp>
-#include <tpuprof/decode/cdm_format.hpp>
+#include <tpuprof/decode/cdm/commands.hpp>
+#include <tpuprof/decode/cdm/format.hpp>
 #include <tpuprof/diagnostics.hpp>
 #include <tpuprof/io/byte_reader.hpp>
 #include <tpuprof/names.hpp>

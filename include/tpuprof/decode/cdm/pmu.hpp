@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <tpuprof/decode/cdm_format.hpp>
+#include <tpuprof/decode/cdm/format.hpp>
 #include <tpuprof/io/byte_reader.hpp>
 
 namespace tpuprof::cdm {

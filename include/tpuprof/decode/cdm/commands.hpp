@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include <tpuprof/decode/cdm_format.hpp>
+#include <tpuprof/decode/cdm/format.hpp>
 #include <tpuprof/io/byte_reader.hpp>
 #include <tpuprof/names.hpp>
 
