@@ -26,3 +26,25 @@ TEST_CASE("name_table counts names past the 16-bit id space") {
   CHECK(t.intern("x1") != 0);
   CHECK(t.intern("brand-new") == 0);
 }
+
+TEST_CASE("name_table copies own their text; moves keep it") {
+  auto make = [] {
+    tpuprof::name_table t;
+    t.intern("a.long.op.name.that.is.not.short.string.optimized");
+    t.intern("mm");
+    return t;
+  };
+  tpuprof::name_table copy;
+  {
+    tpuprof::name_table original = make();
+    copy = original;
+    tpuprof::name_table copy2(original);
+    CHECK(copy2[2] == "mm");
+  }  // original destroyed: the copy must not point into it
+  CHECK(copy[1] == "a.long.op.name.that.is.not.short.string.optimized");
+  CHECK(copy[2] == "mm");
+  CHECK(copy.intern("mm") == 2);
+  tpuprof::name_table moved(std::move(copy));
+  CHECK(moved[2] == "mm");
+  CHECK(moved.intern("new") == 3);
+}

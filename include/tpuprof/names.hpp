@@ -18,6 +18,20 @@ using name_id = std::uint16_t;
 class name_table {
  public:
   name_table() { intern(""); }
+  /// Copies re-point every view at the copy's own storage.
+  name_table(const name_table& o) : overflowed_(o.overflowed_) {
+    for (const auto& v : o.views_) add(v);
+  }
+  name_table& operator=(const name_table& o) {
+    if (this != &o) {
+      name_table t(o);
+      *this = std::move(t);
+    }
+    return *this;
+  }
+  /// Moves keep addresses: deque blocks (and the strings in them) are stolen.
+  name_table(name_table&&) noexcept = default;
+  name_table& operator=(name_table&&) noexcept = default;
 
   /// Returns the id of `s`, adding it if new. Past 65535 names every new
   /// name maps to id 0 and overflowed() becomes true (counted, not silent).
@@ -27,11 +41,7 @@ class name_table {
       ++overflowed_;
       return 0;
     }
-    const std::string& owned = storage_.emplace_back(s);
-    auto id = static_cast<name_id>(storage_.size() - 1);
-    views_.push_back(owned);
-    index_.emplace(owned, id);
-    return id;
+    return add(s);
   }
 
   /// Text of `id`; "" for an id this table never issued.
@@ -44,6 +54,13 @@ class name_table {
   std::size_t overflowed() const noexcept { return overflowed_; }
 
  private:
+  name_id add(std::string_view s) {
+    const std::string& owned = storage_.emplace_back(s);
+    auto id = static_cast<name_id>(storage_.size() - 1);
+    views_.push_back(owned);
+    index_.emplace(owned, id);
+    return id;
+  }
   std::deque<std::string> storage_;
   std::vector<std::string_view> views_;
   std::unordered_map<std::string_view, name_id> index_;

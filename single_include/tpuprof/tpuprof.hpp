@@ -388,6 +388,20 @@ using name_id = std::uint16_t;
 class name_table {
  public:
   name_table() { intern(""); }
+  /// Copies re-point every view at the copy's own storage.
+  name_table(const name_table& o) : overflowed_(o.overflowed_) {
+    for (const auto& v : o.views_) add(v);
+  }
+  name_table& operator=(const name_table& o) {
+    if (this != &o) {
+      name_table t(o);
+      *this = std::move(t);
+    }
+    return *this;
+  }
+  /// Moves keep addresses: deque blocks (and the strings in them) are stolen.
+  name_table(name_table&&) noexcept = default;
+  name_table& operator=(name_table&&) noexcept = default;
 
   /// Returns the id of `s`, adding it if new. Past 65535 names every new
   /// name maps to id 0 and overflowed() becomes true (counted, not silent).
@@ -397,11 +411,7 @@ class name_table {
       ++overflowed_;
       return 0;
     }
-    const std::string& owned = storage_.emplace_back(s);
-    auto id = static_cast<name_id>(storage_.size() - 1);
-    views_.push_back(owned);
-    index_.emplace(owned, id);
-    return id;
+    return add(s);
   }
 
   /// Text of `id`; "" for an id this table never issued.
@@ -414,6 +424,13 @@ class name_table {
   std::size_t overflowed() const noexcept { return overflowed_; }
 
  private:
+  name_id add(std::string_view s) {
+    const std::string& owned = storage_.emplace_back(s);
+    auto id = static_cast<name_id>(storage_.size() - 1);
+    views_.push_back(owned);
+    index_.emplace(owned, id);
+    return id;
+  }
   std::deque<std::string> storage_;
   std::vector<std::string_view> views_;
   std::unordered_map<std::string_view, name_id> index_;
@@ -3150,6 +3167,11 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
     ev.cmd_id = static_cast<std::uint32_t>(iters_[it].summary.subnet_id);
     spans_.push_back(ev);
   }
+  // derived rows grouped by kind, in time order (what lane assignment in sinks expects)
+  std::stable_sort(spans_.begin(), spans_.end(), [](const engine_event& a, const engine_event& b) {
+    if (a.engine != b.engine) return a.engine < b.engine;
+    return a.begin_ns < b.begin_ns;
+  });
   info_.properties.emplace_back("net_name", global_.net_name);
   info_.properties.emplace_back("arch", global_.arch.value_or(""));
   info_.properties.emplace_back(

@@ -874,6 +874,11 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
     ev.cmd_id = static_cast<std::uint32_t>(iters_[it].summary.subnet_id);
     spans_.push_back(ev);
   }
+  // derived rows grouped by kind, in time order (what lane assignment in sinks expects)
+  std::stable_sort(spans_.begin(), spans_.end(), [](const engine_event& a, const engine_event& b) {
+    if (a.engine != b.engine) return a.engine < b.engine;
+    return a.begin_ns < b.begin_ns;
+  });
   info_.properties.emplace_back("net_name", global_.net_name);
   info_.properties.emplace_back("arch", global_.arch.value_or(""));
   info_.properties.emplace_back(

@@ -1,0 +1,253 @@
+// Runs the tpuprof CLI binary and checks its outputs (numbers, not just exit codes).
+#include <simdjson.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "test_util.hpp"
+
+#if defined(TPUPROF_CLI)
+namespace fs = std::filesystem;
+namespace {
+
+struct result {
+  int code;
+  std::string out;
+};
+
+result run(const std::string& args) {
+  const std::string cmd = std::string(TPUPROF_CLI) + " " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int st = ::pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  std::string l;
+  while (std::getline(ss, l)) v.push_back(l);
+  return v;
+}
+
+std::vector<std::string> cells(const std::string& line, char sep = '|') {
+  std::vector<std::string> v;
+  std::stringstream ss(line);
+  std::string c;
+  while (std::getline(ss, c, sep)) {
+    auto b = c.find_first_not_of(' '), e = c.find_last_not_of(' ');
+    v.push_back(b == std::string::npos ? "" : c.substr(b, e - b + 1));
+  }
+  return v;
+}
+
+fs::path tmp(const std::string& name) {
+  auto p = fs::path(TPUPROF_TEST_TMP) / ("cli_" + name);
+  fs::remove_all(p);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("cli: exit codes for usage errors, bad input and output failures") {
+  CHECK(run("--version").code == 0);
+  CHECK(run("--version").out.find("aksv") != std::string::npos);
+  CHECK(run("").code == 2);
+  CHECK(run("info").code == 2);
+  CHECK(run("top . --by nonsense").code == 2);
+  auto r = run("info /no/such/dir");
+  CHECK(r.code == 1);
+  CHECK(r.out.find("/no/such/dir: no such file or directory") != std::string::npos);
+  auto empty = tmp("empty");
+  fs::create_directories(empty);
+  r = run("info " + empty.string());
+  CHECK(r.code == 1);
+  CHECK(r.out.find("no dump here") != std::string::npos);
+}
+
+TEST_CASE("cli: synth writes a dump that info reads back, for every chip") {
+  for (const char* chip : {"aks", "aksv", "bm1684x"}) {
+    CAPTURE(chip);
+    auto d = tmp(std::string("synth_") + chip);
+    auto r =
+        run(std::string("synth --chip ") + chip + " --records 300 -o " + d.string() + " --seed 3");
+    REQUIRE(r.code == 0);
+    const auto written = r.out;  // "wrote DIR (chip, N hardware events)"
+    const auto p = written.find("chip, ");
+    REQUIRE(p != std::string::npos);
+    const auto n = std::stoul(written.substr(p + 6));
+    r = run("info --json -q " + d.string());
+    REQUIRE(r.code == 0);
+    simdjson::dom::parser parser;
+    auto doc = parser.parse(r.out);
+    CHECK(doc["events"].get_uint64().value() == n);
+    CHECK(doc["data_loss"].get_bool().value() == false);
+  }
+}
+
+TEST_CASE("cli: a parent of several dumps is read as several devices") {
+  auto parent = tmp("multi");
+  REQUIRE(run("synth --chip aks --records 100 --cores 2 -o " +
+              (parent / "cdm_profile_data_dev0-0").string())
+              .code == 0);
+  REQUIRE(run("synth --chip aks --records 100 --cores 2 --seed 9 -o " +
+              (parent / "cdm_profile_data_dev1-0").string())
+              .code == 0);
+  auto r = run("info --json " + parent.string());
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  auto doc = parser.parse(r.out);
+  CHECK(doc["devices"].get_uint64().value() == 2);
+  std::map<std::uint64_t, int> per_device;
+  for (auto t : doc["tracks"].get_array()) per_device[t["device"].get_uint64().value()]++;
+  CHECK(per_device.size() == 2);
+  CHECK(per_device[0] == per_device[1]);
+}
+
+#ifdef TPUPROF_SAMPLES_DIR
+namespace {
+const std::string samples = TPUPROF_SAMPLES_DIR;
+const std::string bm1684x = samples + "/bm1684x/bmprofile_data-1";
+}  // namespace
+
+TEST_CASE("cli: info on the real BM1684X capture") {
+  auto r = run("info " + bm1684x);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("BM1684X") != std::string::npos);
+  CHECK(r.out.find("253 hardware") != std::string::npos);
+  CHECK(r.out.find("unmatched_command    3") != std::string::npos);
+  // --strict: the capture lost 3 TIU records (nodes without PMU record)
+  CHECK(run("info -q --strict " + bm1684x).code == 4);
+  r = run("info --json " + bm1684x);
+  simdjson::dom::parser parser;
+  auto doc = parser.parse(r.out);
+  CHECK(std::string(doc["chip"].get_string().value()) == "BM1684X");
+  CHECK(doc["begin_ns"].get_double().value() == 10960);
+  CHECK(doc["end_ns"].get_double().value() == 224479);
+  CHECK(doc["diagnostics"]["unmatched_command"].get_uint64().value() == 3);
+}
+
+// Expected numbers: bigTpuProfile's summary.txt for the same dumps
+// (shared/samples/synthetic/*/vendor_summary.txt). Every cell must match,
+// except uArchURate, which the vendor prints as 100.00% without knowing it.
+TEST_CASE("cli: summary equals bigTpuProfile's summary.txt on the synthetic AKS and AKSV dumps") {
+  for (const char* s : {"aks_mode1_seed1", "aksv_mode0_cdma2_seed1", "aks_mode1_cyclewrap_seed1"}) {
+    CAPTURE(s);
+    const auto dir = samples + "/synthetic/" + s;
+    auto r = run("summary -q " + dir + "/cdm_profile_data_dev0-0");
+    REQUIRE(r.code == 0);
+    auto ours = lines_of(r.out);
+    auto theirs = lines_of(test_util::read_text(dir + "/vendor_summary.txt"));
+    REQUIRE(ours.size() == theirs.size());
+    std::size_t rows = 0;
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+      auto a = cells(ours[i]), b = cells(theirs[i]);
+      REQUIRE(a.size() == b.size());
+      for (std::size_t c = 0; c < a.size(); ++c) {
+        if (c == 5 && b[c] == "100.00%") {
+          CHECK(a[c] == "unknown");
+          continue;
+        }
+        CHECK(a[c] == b[c]);
+      }
+      rows += a.size() == 11;
+    }
+    CHECK(rows >= 3);
+  }
+}
+
+TEST_CASE("cli: summary as csv and json carries the same numbers") {
+  const auto dir = samples + "/synthetic/aks_mode1_seed1/cdm_profile_data_dev0-0";
+  auto csv = lines_of(run("summary -q --format csv " + dir).out);
+  REQUIRE(csv.size() == 9);  // header + 8 cores
+  auto c0 = cells(csv[1], ',');
+  CHECK(c0[2] == "164.30");
+  CHECK(c0[5] == "300802");
+  CHECK(c0[6] == "");  // uArch rate unknown
+  simdjson::dom::parser parser;
+  auto doc = parser.parse(run("summary -q --format json " + dir).out);
+  CHECK(doc["cores"].get_array().size() == 8);
+  CHECK(doc["cores"].at(0)["total_tiu_cycle"].get_uint64().value() == 300802);
+  CHECK(doc["cores"].at(0)["uarch_rate_pct"].is_null());
+}
+
+// Cross-checked against the vendor's per-event values (tests/data/bm1684x_vendor_events.csv).
+TEST_CASE("cli: top, gaps and group on the real BM1684X capture") {
+  auto vendor = test_util::read_csv(std::string(TPUPROF_SOURCE_DIR) +
+                                    "/tests/data/bm1684x_vendor_events.csv");
+  vendor.erase(vendor.begin());
+  std::uint64_t longest = 0, longest_cmd = 0, tensor_count = 0;
+  for (const auto& v : vendor) {
+    const auto dur = std::stoull(v[3]) - std::stoull(v[2]);
+    if (dur > longest) longest = dur, longest_cmd = std::stoull(v[1]);
+    tensor_count += v[7] == "dma.tensor";
+  }
+  auto top = lines_of(run("top -q -n 3 " + bm1684x).out);
+  REQUIRE(top.size() == 4);
+  auto first = cells(top[1], ' ');
+  std::vector<std::string> f;
+  for (auto& c : first)
+    if (!c.empty()) f.push_back(c);
+  CHECK(std::stoull(f[4]) == longest_cmd);
+  CHECK(std::stoull(f[7]) == longest);
+
+  auto group = lines_of(run("group -q --by op --format csv " + bm1684x).out);
+  bool found = false;
+  for (const auto& l : group)
+    if (l.rfind("dma.tensor,", 0) == 0) {
+      found = true;
+      CHECK(cells(l, ',')[1] == std::to_string(tensor_count));
+    }
+  CHECK(found);
+
+  // the longest TIU idle gap, computed from the vendor's TIU rows
+  std::uint64_t gap = 0, prev_end = 0;
+  bool have = false;
+  for (const auto& v : vendor) {
+    if (v[0] != "TIU") continue;
+    if (have && std::stoull(v[2]) > prev_end)
+      gap = std::max<std::uint64_t>(gap, std::stoull(v[2]) - prev_end);
+    prev_end = std::max<std::uint64_t>(prev_end, std::stoull(v[3]));
+    have = true;
+  }
+  auto r = run("gaps -q --min 1us -n 1 " + bm1684x);
+  CHECK(r.code == 0);
+  CHECK(r.out.find(" " + std::to_string(gap) + "  ") != std::string::npos);
+}
+
+TEST_CASE("cli: convert writes the chosen outputs atomically into the output directory") {
+  auto out = tmp("convert");
+  auto r = run("convert -q --perfetto --json --csv -o " + out.string() + " " + bm1684x);
+  REQUIRE(r.code == 0);
+  for (const char* f :
+       {"trace.pftrace", "trace.json", "events.csv", "summary.csv", "summary.txt"}) {
+    CAPTURE(f);
+    CHECK(fs::file_size(out / f) > 0);
+  }
+  auto csv = test_util::read_csv((out / "events.csv").string());
+  CHECK(csv.size() == 254);  // header + 90 TIU + 163 GDMA
+  for (const auto& e : fs::directory_iterator(out))
+    CHECK(e.path().string().find(".tmp.") == std::string::npos);
+  // default: Perfetto + summary only
+  auto out2 = tmp("convert_default");
+  REQUIRE(run("convert -q -o " + out2.string() + " " + bm1684x).code == 0);
+  CHECK(fs::exists(out2 / "trace.pftrace"));
+  CHECK(fs::exists(out2 / "summary.txt"));
+  CHECK_FALSE(fs::exists(out2 / "trace.json"));
+  // an output path that cannot be created is an I/O error (exit 3)
+  CHECK(run("convert -q -o /proc/tpuprof_no_such_dir " + bm1684x).code == 3);
+}
+#endif
+#endif
