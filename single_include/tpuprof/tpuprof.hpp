@@ -2397,11 +2397,17 @@ struct rebase_state {
   std::uint64_t id_delta = 0;
 
   /// Applies record k's raw values (call for k = 0, 1, 2, ... in order).
+  /// `raw_id_bits`: width of the PMU id field (16 TIU, 20 GDMA on BM1684X).
   template <unsigned IdWidth>
-  void arrive(std::uint32_t raw_s, std::uint32_t raw_e, std::uint32_t raw_id) noexcept {
+  void arrive(std::uint32_t raw_s, std::uint32_t raw_e, std::uint32_t raw_id,
+              unsigned raw_id_bits) noexcept {
     if (k > 0) {
       if constexpr (IdWidth > 16) {
-        if (prev_id > 65000 && raw_id < 1000) id_delta += 65536;
+        // An id that fell by more than half its range wrapped. (The vendor adds
+        // 65536 when an id falls from > 65000 to < 1000, also for 20-bit GDMA
+        // ids, where that is a firmware record after command 65000, not a wrap.)
+        if (prev_id > raw_id && prev_id - raw_id > (1u << (raw_id_bits - 1)))
+          id_delta += std::uint64_t{1} << raw_id_bits;
       }
       // A start that went backwards is a wrap. (The vendor also treats an end
       // smaller than the previous end as a wrap, which is wrong for overlaps.)
@@ -2542,7 +2548,8 @@ class bmprofile_decoder {
           const auto& l = d->lists_[li];
           const std::byte* p = l.bytes.bytes().data() + st.k * l.record_size;
           st.template arrive<Chip::id_width>(io::load_le<std::uint32_t>(p),
-                                             io::load_le<std::uint32_t>(p + 4), raw_id(l, p));
+                                             io::load_le<std::uint32_t>(p + 4), raw_id(l, p),
+                                             id_bits(l));
         }
       }
     };
@@ -2566,6 +2573,9 @@ class bmprofile_decoder {
   };
 
  private:
+  static constexpr unsigned id_bits(const bmprofile::pmu_list& l) noexcept {
+    return l.eng == engine::tiu ? 16u : Chip::gdma_inst_id_bits;
+  }
   static std::uint32_t raw_id(const bmprofile::pmu_list& l, const std::byte* p) noexcept {
     const auto w = io::load_le<std::uint32_t>(p + 8);
     return l.eng == engine::tiu
@@ -2868,7 +2878,7 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
         st.k = k;
         const double before = st.fixed;
         const auto delta_before = st.id_delta;
-        st.template arrive<Chip::id_width>(s, e, raw_id(l, p));
+        st.template arrive<Chip::id_width>(s, e, raw_id(l, p), id_bits(l));
         if (st.fixed != before) ++wraps;
         if (e < s) ++wraps;
         if (st.id_delta != delta_before) ++idwraps;
@@ -2964,7 +2974,8 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
         void apply(std::size_t k) {
           const std::byte* p = l->bytes.bytes().data() + k * l->record_size;
           st.template arrive<Chip::id_width>(io::load_le<std::uint32_t>(p),
-                                             io::load_le<std::uint32_t>(p + 4), raw_id(*l, p));
+                                             io::load_le<std::uint32_t>(p + 4), raw_id(*l, p),
+                                             id_bits(*l));
         }
         std::int64_t start(std::size_t k) {
           to(k);
@@ -5769,6 +5780,9 @@ struct bm1684x_options {
   std::uint32_t cycles_before_wrap = 50'000'000;
   bool node_lines = true;        ///< write bd/gdma node lines into global.profile
   bool firmware_records = true;  ///< MCU NODE_SET + its GDMA PMU record, as real runtimes do
+  /// Two more firmware GDMA commands after the static stream (ids restart at 0),
+  /// as in the real BM1684X capture.
+  bool firmware_tail = true;
 };
 
 /// A generated dump: its files (names + bytes) and the events a correct
@@ -5924,6 +5938,12 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
       ++layer_id;
     }
   }
+  std::vector<fw_rec> tail;
+  if (o.firmware_records && o.firmware_tail) {
+    const std::uint64_t t = std::max(tiu_free, gdma_free) + 16000;
+    tail.push_back({t, t + 2542, 57344});
+    tail.push_back({t + 2546, t + 2993, 3584});
+  }
   // end markers: TIU sys.end (has a PMU record), GDMA SYS (has none)
   {
     const std::uint64_t begin = std::max(tiu_free, gdma_free);
@@ -5940,7 +5960,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     lines += "[bmprofile] end to run subnet_id=0\n[bmprofile] core_list=0,\n";
   }
   const std::uint64_t tiu_cap = std::max<std::uint64_t>(1u << 20, tiu.size() + 1);
-  const std::uint64_t gdma_cap = std::max<std::uint64_t>(1u << 20, gdma.size() + 2);
+  const std::uint64_t gdma_cap = std::max<std::uint64_t>(1u << 20, gdma.size() + 4);
   lines += "[bmprofile] mtype=1 addr=4901421056 size=" + std::to_string(32 * tiu_cap) +
            " alloc=1 free=2 desc=bdc_perf_monitor\n";
   lines += "[bmprofile] mtype=1 addr=4952035328 size=" + std::to_string(256 * gdma_cap) +
@@ -6035,6 +6055,8 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     };
     for (const auto& r : fw) rec(r.begin, r.end, 0, r.bytes, direction::s2l);
     for (const auto& c : gdma) rec(c.begin, c.end, c.gdma_id - 1, c.bytes, c.dir);
+    for (std::size_t k = 0; k < tail.size(); ++k)
+      rec(tail[k].begin, tail[k].end, static_cast<std::uint32_t>(k), tail[k].bytes, direction::s2l);
     it.block(4, b.data);
   }
   {
@@ -6052,6 +6074,15 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
             (std::uint64_t{1} << 20));
       b.u64(mcu0);
       b.u64(mcu0 + mon_start / 40);
+    }
+    for (std::size_t k = 0; k < tail.size(); ++k) {  // NODE_SETs: SYS gdma_id 1, GENERAL gdma_id 2
+      b.u32(static_cast<std::uint32_t>(2 + k));
+      b.u32(1);
+      b.u64((std::uint64_t{1} << 60) | (std::uint64_t{k == 0 ? 6u : 3u} << 43) |
+            (std::uint64_t{1} << 40) | (std::uint64_t{k + 1} << 20));
+      const std::uint64_t t0 = mcu0 + tail[k].begin / 40;
+      b.u64(t0 - 20);
+      b.u64(t0);
     }
     it.block(5, b.data);
   }
@@ -6095,6 +6126,9 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
   for (const auto& r : fw) add_gdma(r.begin, r.end, 0, r.bytes, direction::s2l, 0, general_t, -1);
   for (const auto& c : gdma)
     add_gdma(c.begin, c.end, c.gdma_id - 1, c.bytes, c.dir, tensor, tensor_t, c.layer_id);
+  for (std::size_t k = 0; k < tail.size(); ++k)
+    add_gdma(tail[k].begin, tail[k].end, static_cast<std::uint32_t>(k), tail[k].bytes,
+             direction::s2l, 0, k == 0 ? intern("SYS") : general_t, -1);
   // TIU: shifted so that the first TIU command waiting on a GDMA command
   // (bd_id = g.bd_id + 1, gdma_id = g.gdma_id) starts when that GDMA ends.
   std::int64_t shift = 0;

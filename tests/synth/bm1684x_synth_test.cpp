@@ -63,6 +63,16 @@ TEST_CASE("synthetic BM1684X dump with cycle-counter and 16-bit id wraps round-t
   check_round_trip(g, d);
   CHECK(d.info().diagnostics[tpuprof::diag::cycle_wrap] >= 2);  // TIU and GDMA
   CHECK(d.info().diagnostics[tpuprof::diag::id_wrap] >= 1);
+  // Firmware GDMA commands after > 65000 static ones restart at id 0: not a
+  // wrap of the 20-bit GDMA id (the vendor adds 65536 here and loses them).
+  std::vector<tpuprof::engine_event> gdma;
+  for (const auto& e : d.events(engine::gdma)) gdma.push_back(e);
+  REQUIRE(gdma.size() > 65002);
+  CHECK(gdma[gdma.size() - 3].cmd_id > 65000);
+  CHECK(gdma[gdma.size() - 2].cmd_id == 0);
+  CHECK(gdma.back().cmd_id == 1);
+  CHECK(gdma.back().matched());
+  CHECK(d.info().diagnostics[tpuprof::diag::unmatched_record] == 0);
 }
 
 TEST_CASE("synthetic BM1684X dump without firmware records or node lines still decodes") {

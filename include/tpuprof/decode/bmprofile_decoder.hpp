@@ -104,11 +104,17 @@ struct rebase_state {
   std::uint64_t id_delta = 0;
 
   /// Applies record k's raw values (call for k = 0, 1, 2, ... in order).
+  /// `raw_id_bits`: width of the PMU id field (16 TIU, 20 GDMA on BM1684X).
   template <unsigned IdWidth>
-  void arrive(std::uint32_t raw_s, std::uint32_t raw_e, std::uint32_t raw_id) noexcept {
+  void arrive(std::uint32_t raw_s, std::uint32_t raw_e, std::uint32_t raw_id,
+              unsigned raw_id_bits) noexcept {
     if (k > 0) {
       if constexpr (IdWidth > 16) {
-        if (prev_id > 65000 && raw_id < 1000) id_delta += 65536;
+        // An id that fell by more than half its range wrapped. (The vendor adds
+        // 65536 when an id falls from > 65000 to < 1000, also for 20-bit GDMA
+        // ids, where that is a firmware record after command 65000, not a wrap.)
+        if (prev_id > raw_id && prev_id - raw_id > (1u << (raw_id_bits - 1)))
+          id_delta += std::uint64_t{1} << raw_id_bits;
       }
       // A start that went backwards is a wrap. (The vendor also treats an end
       // smaller than the previous end as a wrap, which is wrong for overlaps.)
@@ -249,7 +255,8 @@ class bmprofile_decoder {
           const auto& l = d->lists_[li];
           const std::byte* p = l.bytes.bytes().data() + st.k * l.record_size;
           st.template arrive<Chip::id_width>(io::load_le<std::uint32_t>(p),
-                                             io::load_le<std::uint32_t>(p + 4), raw_id(l, p));
+                                             io::load_le<std::uint32_t>(p + 4), raw_id(l, p),
+                                             id_bits(l));
         }
       }
     };
@@ -273,6 +280,9 @@ class bmprofile_decoder {
   };
 
  private:
+  static constexpr unsigned id_bits(const bmprofile::pmu_list& l) noexcept {
+    return l.eng == engine::tiu ? 16u : Chip::gdma_inst_id_bits;
+  }
   static std::uint32_t raw_id(const bmprofile::pmu_list& l, const std::byte* p) noexcept {
     const auto w = io::load_le<std::uint32_t>(p + 8);
     return l.eng == engine::tiu
@@ -575,7 +585,7 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
         st.k = k;
         const double before = st.fixed;
         const auto delta_before = st.id_delta;
-        st.template arrive<Chip::id_width>(s, e, raw_id(l, p));
+        st.template arrive<Chip::id_width>(s, e, raw_id(l, p), id_bits(l));
         if (st.fixed != before) ++wraps;
         if (e < s) ++wraps;
         if (st.id_delta != delta_before) ++idwraps;
@@ -671,7 +681,8 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
         void apply(std::size_t k) {
           const std::byte* p = l->bytes.bytes().data() + k * l->record_size;
           st.template arrive<Chip::id_width>(io::load_le<std::uint32_t>(p),
-                                             io::load_le<std::uint32_t>(p + 4), raw_id(*l, p));
+                                             io::load_le<std::uint32_t>(p + 4), raw_id(*l, p),
+                                             id_bits(*l));
         }
         std::int64_t start(std::size_t k) {
           to(k);

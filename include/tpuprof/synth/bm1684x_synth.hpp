@@ -23,6 +23,9 @@ struct bm1684x_options {
   std::uint32_t cycles_before_wrap = 50'000'000;
   bool node_lines = true;        ///< write bd/gdma node lines into global.profile
   bool firmware_records = true;  ///< MCU NODE_SET + its GDMA PMU record, as real runtimes do
+  /// Two more firmware GDMA commands after the static stream (ids restart at 0),
+  /// as in the real BM1684X capture.
+  bool firmware_tail = true;
 };
 
 /// A generated dump: its files (names + bytes) and the events a correct
@@ -178,6 +181,12 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
       ++layer_id;
     }
   }
+  std::vector<fw_rec> tail;
+  if (o.firmware_records && o.firmware_tail) {
+    const std::uint64_t t = std::max(tiu_free, gdma_free) + 16000;
+    tail.push_back({t, t + 2542, 57344});
+    tail.push_back({t + 2546, t + 2993, 3584});
+  }
   // end markers: TIU sys.end (has a PMU record), GDMA SYS (has none)
   {
     const std::uint64_t begin = std::max(tiu_free, gdma_free);
@@ -194,7 +203,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     lines += "[bmprofile] end to run subnet_id=0\n[bmprofile] core_list=0,\n";
   }
   const std::uint64_t tiu_cap = std::max<std::uint64_t>(1u << 20, tiu.size() + 1);
-  const std::uint64_t gdma_cap = std::max<std::uint64_t>(1u << 20, gdma.size() + 2);
+  const std::uint64_t gdma_cap = std::max<std::uint64_t>(1u << 20, gdma.size() + 4);
   lines += "[bmprofile] mtype=1 addr=4901421056 size=" + std::to_string(32 * tiu_cap) +
            " alloc=1 free=2 desc=bdc_perf_monitor\n";
   lines += "[bmprofile] mtype=1 addr=4952035328 size=" + std::to_string(256 * gdma_cap) +
@@ -289,6 +298,8 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     };
     for (const auto& r : fw) rec(r.begin, r.end, 0, r.bytes, direction::s2l);
     for (const auto& c : gdma) rec(c.begin, c.end, c.gdma_id - 1, c.bytes, c.dir);
+    for (std::size_t k = 0; k < tail.size(); ++k)
+      rec(tail[k].begin, tail[k].end, static_cast<std::uint32_t>(k), tail[k].bytes, direction::s2l);
     it.block(4, b.data);
   }
   {
@@ -306,6 +317,15 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
             (std::uint64_t{1} << 20));
       b.u64(mcu0);
       b.u64(mcu0 + mon_start / 40);
+    }
+    for (std::size_t k = 0; k < tail.size(); ++k) {  // NODE_SETs: SYS gdma_id 1, GENERAL gdma_id 2
+      b.u32(static_cast<std::uint32_t>(2 + k));
+      b.u32(1);
+      b.u64((std::uint64_t{1} << 60) | (std::uint64_t{k == 0 ? 6u : 3u} << 43) |
+            (std::uint64_t{1} << 40) | (std::uint64_t{k + 1} << 20));
+      const std::uint64_t t0 = mcu0 + tail[k].begin / 40;
+      b.u64(t0 - 20);
+      b.u64(t0);
     }
     it.block(5, b.data);
   }
@@ -349,6 +369,9 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
   for (const auto& r : fw) add_gdma(r.begin, r.end, 0, r.bytes, direction::s2l, 0, general_t, -1);
   for (const auto& c : gdma)
     add_gdma(c.begin, c.end, c.gdma_id - 1, c.bytes, c.dir, tensor, tensor_t, c.layer_id);
+  for (std::size_t k = 0; k < tail.size(); ++k)
+    add_gdma(tail[k].begin, tail[k].end, static_cast<std::uint32_t>(k), tail[k].bytes,
+             direction::s2l, 0, k == 0 ? intern("SYS") : general_t, -1);
   // TIU: shifted so that the first TIU command waiting on a GDMA command
   // (bd_id = g.bd_id + 1, gdma_id = g.gdma_id) starts when that GDMA ends.
   std::int64_t shift = 0;
