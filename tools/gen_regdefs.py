@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Generates tpuprof's constexpr register tables from a vendor register-definition file.
 
-The vendor files (tpu-mlir python/profile_helper/regdef_1684x.py; bigTpuProfile
-debugger/target/regdef_aks.py, regdef_aksv.py) are themselves generated from the vendor's
-register spreadsheets. Each holds one Python dict literal, `reg_def`, mapping a sheet name
-to a list of (field name, exclusive high bit) pairs in bit order. This script reads that
-literal with `ast.literal_eval` (nothing is executed) and writes a header of
-`tpuprof::regs::reg_field` arrays: name, low bit, width.
+The vendor files are themselves generated from the vendor's register spreadsheets. Two
+formats are read, both with `ast` (nothing is executed):
+  * tpu-mlir python/profile_helper/regdef_1684x.py: one dict literal `reg_def`, sheet name ->
+    list of (field name, exclusive high bit) in bit order;
+  * tpu-mlir python/debugger/target_*/regdef.py and bigTpuProfile debugger/target/regdef_aks.py,
+    regdef_aksv.py: one ctypes class per command form, `OP_NAME = "..."`,
+    `_fields_ = [(name, ctypes.c_uint64, width), ...]`, `length = <bits>`.
+Fields are laid out back to back from bit 0 (the spreadsheet's layout; the sum of the widths
+equals `length`). Where a field straddles a 64-bit word, ctypes would move it to the next word;
+the generated header lists those fields in a comment (see docs/registers.md).
+The output is a header of `tpuprof::regs::reg_field` arrays: name, low bit, width; format it
+with clang-format-16 afterwards.
 
 Usage: gen_regdefs.py VENDOR_FILE NAMESPACE OUT_HEADER "provenance text"
 e.g.   gen_regdefs.py $TPU_MLIR/python/profile_helper/regdef_1684x.py bm1684x \
@@ -18,12 +24,37 @@ import sys
 
 
 def load_reg_def(path):
+    """Returns {sheet: [(field, exclusive high bit), ...]}."""
     tree = ast.parse(open(path, encoding="utf-8").read(), path)
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == "reg_def" for t in node.targets):
             return ast.literal_eval(node.value)
-    raise SystemExit(f"{path}: no reg_def dict literal")
+    out = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        name, fields, length = None, None, None
+        for st in node.body:
+            if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name):
+                if st.targets[0].id == "OP_NAME":
+                    name = ast.literal_eval(st.value)
+                elif st.targets[0].id == "_fields_":
+                    fields = [(e.elts[0].value, e.elts[2].value) for e in st.value.elts]
+            elif isinstance(st, ast.AnnAssign) and getattr(st.target, "id", "") == "length":
+                length = ast.literal_eval(st.value)
+        if name is None or fields is None:
+            continue
+        hi, rows = 0, []
+        for fname, width in fields:
+            hi += width
+            rows.append((fname, hi))
+        if length is not None and hi != length:
+            raise SystemExit(f"{path}: {name}: fields sum to {hi} bits, length says {length}")
+        out[name] = rows
+    if not out:
+        raise SystemExit(f"{path}: neither a reg_def dict nor ctypes register classes")
+    return out
 
 
 def ident(sheet):
@@ -68,12 +99,20 @@ def main():
         names.append((sheet, cid))
         lo = 0
         rows = []
+        straddle, prev = [], 0
+        for fname, hi in fields:
+            if prev // 64 != (hi - 1) // 64:
+                straddle.append(fname)
+            prev = hi
         for fname, hi in fields:
             width = hi - lo
             if width <= 0 or width > 64:
                 raise SystemExit(f"{sheet}.{fname}: width {width} unsupported")
             rows.append(f'    reg_field{{"{fname}", {lo}, {width}}},')
             lo = hi
+        if straddle:
+            lines.append(f"// {sheet.strip()}: crosses a 64-bit word (ctypes would move it): "
+                         + ", ".join(straddle))
         lines.append(f"inline constexpr std::array<reg_field, {len(fields)}> {cid}_fields{{{{")
         lines.extend(rows)
         lines.append("}};")

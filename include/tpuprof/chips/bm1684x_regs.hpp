@@ -962,6 +962,7 @@ inline constexpr std::array<reg_field, 86> sgl_fields{{
 }};
 inline constexpr reg_table sgl{"SGL", sgl_fields, 1024};
 
+// SYS: crosses a 64-bit word (ctypes would move it): opd0_w, tsk_lane_num
 inline constexpr std::array<reg_field, 19> sys_fields{{
     reg_field{"rsvd0", 0, 1},         reg_field{"cmd_id", 1, 20},
     reg_field{"rsvd1", 21, 20},       reg_field{"tsk_typ", 41, 4},
