@@ -4,10 +4,12 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/decode/bmprofile/chip.hpp>
+#include <tpuprof/decode/regs/bm1684x_isa.hpp>
 #include <tpuprof/io/byte_reader.hpp>
 
 namespace tpuprof::chips {
@@ -132,6 +134,20 @@ struct bm1684x {
       default:
         return std::nullopt;
     }
+  }
+
+  /// Full descriptor decoding (register tables in chips/bm1684x_regs.hpp):
+  /// operands, memory ranges, alg/arch ops, DMA direction. See decode/regs/bm1684x_isa.hpp.
+  static regs::bm1684x_isa::decode_status decode_command(engine e, std::span<const std::byte> data,
+                                                         regs::instruction& out) {
+    const auto st = regs::bm1684x_isa::decode(e, data, out);
+    if (out.table && data.size() >= 16) {
+      const auto w0 = io::load_le<std::uint64_t>(data.data());
+      const auto w1 = io::load_le<std::uint64_t>(data.data() + 8);
+      const auto f = e == engine::tiu ? frame_tiu(w0) : frame_gdma(w0, w1);
+      if (f) out.op = f->op;
+    }
+    return st;
   }
 
   /// Commands after which the buffer re-aligns to 128 bytes.

@@ -12,7 +12,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -24,6 +26,7 @@
 #include <tpuprof/decode/bmprofile/commands.hpp>
 #include <tpuprof/decode/bmprofile/global_profile.hpp>
 #include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decode/regs/instruction.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/trace_info.hpp>
@@ -66,9 +69,10 @@ struct pmu_list {
   std::vector<std::uint32_t> pair;  ///< per record: static node index, dyn index|bit, or no_pair
   const subnet_info* subnet = nullptr;
   const std::vector<node_info>* nodes = nullptr;
-  const std::vector<name_id>* node_ops = nullptr;    ///< op name per static node
-  const std::vector<name_id>* node_types = nullptr;  ///< func name per static node
-  const std::vector<dyn_event>* dyns = nullptr;      ///< NODE_SETs of this engine
+  const std::vector<name_id>* node_ops = nullptr;                   ///< op name per static node
+  const std::vector<name_id>* node_types = nullptr;                 ///< func name per static node
+  const std::vector<const regs::instruction*>* node_ins = nullptr;  ///< per static node, or null
+  const std::vector<dyn_event>* dyns = nullptr;                     ///< NODE_SETs of this engine
 };
 
 /// trunc toward zero like Python's int(), saturating instead of UB on absurd values.
@@ -170,6 +174,28 @@ class bmprofile_decoder {
   /// Derived rows: MCU records, layer spans, subnet spans.
   const std::vector<engine_event>& spans() const noexcept { return spans_; }
 
+  /// The decoded descriptor of a hardware event from events(); nullptr when
+  /// the record has no static command or the chip has no descriptor tables.
+  const regs::instruction* command(const engine_event& e) const {
+    auto it =
+        cmd_index_.find({static_cast<std::uint8_t>(e.engine), e.group, e.cmd_id, e.begin_cycle});
+    return it == cmd_index_.end() ? nullptr : it->second;
+  }
+  /// Memory ranges an event's command reads and writes (empty when unknown):
+  /// what tpu_profile.py draws in its LOCAL / GLOBAL MEM charts.
+  std::span<const regs::mem_operand> operands(const engine_event& e) const {
+    const auto* c = command(e);
+    return c ? std::span<const regs::mem_operand>(c->memory) : std::span<const regs::mem_operand>{};
+  }
+  /// Every decoded command of a subnet and engine (tiu or gdma), in buffer
+  /// order; empty when the command file is absent.
+  const std::vector<regs::instruction>& commands(std::int64_t subnet_id, engine e) const {
+    static const std::vector<regs::instruction> none;
+    const auto& m = e == engine::tiu ? tiu_cmds_ : gdma_cmds_;
+    auto it = m.find(subnet_id);
+    return it == m.end() ? none : it->second;
+  }
+
   /// The event of record k of list li (what the view yields).
   engine_event make_event(std::size_t li, const bmprofile::rebase_state& st) const {
     const auto& l = lists_[li];
@@ -217,6 +243,16 @@ class bmprofile_decoder {
         e.op_type = (*l.node_types)[pr];
         if (node.layer >= 0)
           e.layer_id = l.subnet->layers[static_cast<std::size_t>(node.layer)].layer_id;
+        if (l.node_ins && pr < l.node_ins->size() && (*l.node_ins)[pr]) {
+          const auto& ins = *(*l.node_ins)[pr];
+          if (ins.table) {
+            if (l.eng == engine::tiu) e.uarch_rate = ins.uarch_rate();
+            // the PMU counters say what moved; the descriptor fills in when they cannot
+            if ((e.dir() == direction::none || e.dir() == direction::unknown) &&
+                ins.dir != direction::none && ins.dir != direction::unknown)
+              e.set_dir(ins.dir);
+          }
+        }
       } else {
         const auto& d = (*l.dyns)[pr & ~bmprofile::dyn_pair_bit].rec;
         e.op_type = dyn_func_name(l.eng, d.id);
@@ -312,6 +348,36 @@ class bmprofile_decoder {
   }
 
   void load(const decode_options& opt);
+  /// Full descriptor decoding where the chip provides it (Chip::decode_command).
+  void decode_commands(const io::byte_reader& r, engine eng,
+                       const std::vector<bmprofile::framed_command>& framed,
+                       std::vector<regs::instruction>& out) {
+    out.clear();
+    if constexpr (requires(std::span<const std::byte> d, regs::instruction& i) {
+                    Chip::decode_command(eng, d, i);
+                  }) {
+      out.resize(framed.size());
+      std::uint64_t unsupported = 0;
+      for (std::size_t k = 0; k < framed.size(); ++k) {
+        const std::uint64_t off = framed[k].offset - r.base();
+        if (off >= r.size()) continue;
+        const auto st = Chip::decode_command(eng, r.bytes().subspan(off), out[k]);
+        if (st != decltype(st)::ok) ++unsupported;
+        if (st == decltype(st)::unknown_opcode || st == decltype(st)::truncated)
+          out[k] = regs::instruction{};
+      }
+      if (unsupported)
+        info_.diagnostics.add(diag::other, r.file(), r.base(),
+                              std::string(name(eng)) +
+                                  " descriptors the vendor's converters do not cover: no operands "
+                                  "or ops for them",
+                              unsupported);
+    } else {
+      (void)r;
+      (void)eng;
+      (void)framed;
+    }
+  }
   void check_arch();
   void add_list(bmprofile::pmu_list l) { lists_.push_back(std::move(l)); }
 
@@ -323,6 +389,13 @@ class bmprofile_decoder {
   std::vector<engine_event> spans_;
   /// Per subnet id: op/func name ids per static node (stable addresses).
   std::map<std::int64_t, std::vector<name_id>> tiu_ops_, gdma_ops_, tiu_types_, gdma_types_;
+  /// Per subnet id: decoded commands in buffer order, and per static node.
+  std::map<std::int64_t, std::vector<regs::instruction>> tiu_cmds_, gdma_cmds_;
+  std::map<std::int64_t, std::vector<const regs::instruction*>> tiu_ins_, gdma_ins_;
+  /// (engine, group, cmd_id, begin_cycle) of a statically paired event -> its command.
+  std::map<std::tuple<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>,
+           const regs::instruction*>
+      cmd_index_;
   std::vector<std::unique_ptr<std::vector<bmprofile::dyn_event>>> dyn_store_;
   std::vector<std::unique_ptr<bmprofile::subnet_info>> synthetic_subnets_;
   std::vector<const bmprofile::subnet_info*> iter_subnet_;
@@ -438,14 +511,16 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
                         eng);
           return files_.find(buf);
         };
-        if (auto r = find_cmd(c.bd_base, 0))
+        if (auto r = find_cmd(c.bd_base, 0)) {
           tiu_cmds = frame_commands<Chip>(*r, engine::tiu, c.bd_offset, c.bd_count, diag);
-        else if (c.bd_count)
+          decode_commands(*r, engine::tiu, tiu_cmds, tiu_cmds_[sid]);
+        } else if (c.bd_count)
           diag.add(diag::missing_file, files_.label(), decode_error::no_offset,
                    "TIU command file missing: no op names");
-        if (auto r = find_cmd(c.gdma_base, 1))
+        if (auto r = find_cmd(c.gdma_base, 1)) {
           gdma_cmds = frame_commands<Chip>(*r, engine::gdma, c.gdma_offset, c.gdma_count, diag);
-        else if (c.gdma_count)
+          decode_commands(*r, engine::gdma, gdma_cmds, gdma_cmds_[sid]);
+        } else if (c.gdma_count)
           diag.add(diag::missing_file, files_.label(), decode_error::no_offset,
                    "GDMA command file missing: no op names");
       }
@@ -470,6 +545,11 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
         auto attach = [&](const std::vector<node_info>& nodes,
                           const std::vector<framed_command>& cmds, std::vector<name_id>& ops,
                           std::vector<name_id>& types, bool tiu) {
+          const auto& decoded = tiu ? tiu_cmds_[sid] : gdma_cmds_[sid];
+          auto& ins = tiu ? tiu_ins_[sid] : gdma_ins_[sid];
+          ins.assign(nodes.size(), nullptr);
+          for (std::size_t k = 0; k < nodes.size() && k < decoded.size(); ++k)
+            if (decoded[k].table) ins[k] = &decoded[k];
           if (!cmds.empty() && cmds.size() != nodes.size())
             diag.add(diag::other, files_.label(), decode_error::no_offset,
                      std::string(tiu ? "TIU" : "GDMA") + ": " + std::to_string(cmds.size()) +
@@ -563,6 +643,7 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
       l.nodes = subnet ? (eng == engine::tiu ? &subnet->tiu_nodes : &subnet->gdma_nodes) : nullptr;
       l.node_ops = eng == engine::tiu ? &tiu_ops_[sid] : &gdma_ops_[sid];
       l.node_types = eng == engine::tiu ? &tiu_types_[sid] : &gdma_types_[sid];
+      l.node_ins = eng == engine::tiu ? &tiu_ins_[sid] : &gdma_ins_[sid];
       l.dyns = eng == engine::tiu ? dyn_bd.get() : dyn_gdma.get();
       return l;
     };
@@ -852,6 +933,10 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
       is.second = std::max(is.second, e.end_ns);
       const auto pr = lists_[li].pair[k++];
       if (pr == no_pair || (pr & dyn_pair_bit)) continue;
+      if (const auto* ni = lists_[li].node_ins; ni && pr < ni->size() && (*ni)[pr])
+        cmd_index_.emplace(
+            std::tuple{static_cast<std::uint8_t>(e.engine), e.group, e.cmd_id, e.begin_cycle},
+            (*ni)[pr]);
       const auto layer = (*lists_[li].nodes)[pr].layer;
       if (layer < 0) continue;
       auto [it, fresh] =

@@ -1,0 +1,85 @@
+/// Register-table types shared by every chip: a command form is a list of
+/// (name, low bit, width) fields over an LSB-first bit string.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace tpuprof::regs {
+
+/// One field of a command descriptor. Bit k of a command is bit (k mod 8) of
+/// its byte k/8 (little-endian, LSB first), as the vendor tools read it.
+struct reg_field {
+  std::string_view name;
+  std::uint16_t lo = 0;    ///< first bit
+  std::uint8_t width = 0;  ///< 1..64
+};
+
+/// The layout of one command form (a sheet of the vendor's register spreadsheet).
+struct reg_table {
+  std::string_view sheet;             ///< vendor sheet name, e.g. "sAR", "DMA_tensor（0x000）"
+  std::span<const reg_field> fields;  ///< in bit order
+  unsigned bits = 0;                  ///< command length in bits
+
+  constexpr unsigned bytes() const noexcept { return (bits + 7) / 8; }
+  /// Index of a field by name; nullopt when this form has no such field.
+  constexpr std::optional<std::size_t> find(std::string_view name) const noexcept {
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      if (fields[i].name == name) return i;
+    return std::nullopt;
+  }
+};
+
+/// Reads `width` bits starting at bit `lo` of `data` (LSB-first); bits past
+/// the end of `data` read as 0.
+constexpr std::uint64_t read_bits(std::span<const std::byte> data, unsigned lo,
+                                  unsigned width) noexcept {
+  std::uint64_t v = 0;
+  unsigned got = 0;
+  while (got < width) {
+    const unsigned bit = lo + got;
+    const std::size_t byte = bit / 8;
+    if (byte >= data.size()) break;
+    const unsigned off = bit % 8;
+    const unsigned take = (8 - off) < (width - got) ? (8 - off) : (width - got);
+    const auto b = static_cast<std::uint64_t>(std::to_integer<unsigned>(data[byte]) >> off) &
+                   ((std::uint64_t{1} << take) - 1);
+    v |= b << got;
+    got += take;
+  }
+  return v;
+}
+
+/// A command's bytes seen through one table: field values by name.
+/// Holds a span, so the bytes must outlive it.
+class reg_view {
+ public:
+  constexpr reg_view() = default;
+  constexpr reg_view(const reg_table* t, std::span<const std::byte> data) noexcept
+      : table_(t), data_(data) {}
+
+  constexpr const reg_table* table() const noexcept { return table_; }
+  constexpr std::span<const std::byte> data() const noexcept { return data_; }
+  constexpr bool has(std::string_view name) const noexcept {
+    return table_ && table_->find(name).has_value();
+  }
+  /// Field value; 0 when the form has no such field (see has()).
+  constexpr std::uint64_t get(std::string_view name) const noexcept {
+    if (!table_) return 0;
+    auto i = table_->find(name);
+    if (!i) return 0;
+    const auto& f = table_->fields[*i];
+    return read_bits(data_, f.lo, f.width);
+  }
+  constexpr std::uint64_t operator[](std::string_view name) const noexcept { return get(name); }
+
+ private:
+  const reg_table* table_ = nullptr;
+  std::span<const std::byte> data_;
+};
+
+}  // namespace tpuprof::regs

@@ -1,0 +1,67 @@
+#include <string_view>
+
+#include <doctest/doctest.h>
+
+#include <tpuprof/chips/aks_regs.hpp>
+#include <tpuprof/chips/aksv_regs.hpp>
+#include <tpuprof/chips/bm1684x_regs.hpp>
+#include <tpuprof/decode/cdm/commands.hpp>
+
+namespace {
+template <class Tables>
+void check_tiling(const Tables& all) {
+  for (const auto* t : all) {
+    CAPTURE(t->sheet);
+    unsigned next = 0;
+    for (const auto& f : t->fields) {
+      CHECK(f.lo == next);
+      CHECK(f.width >= 1);
+      CHECK(f.width <= 64);
+      next = f.lo + f.width;
+    }
+    CHECK(next == t->bits);
+  }
+}
+
+const tpuprof::regs::reg_table* by_sheet(std::string_view s) {
+  for (const auto* t : tpuprof::regs::aks::all_tables)
+    if (t->sheet == s) return t;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("generated register tables tile their commands without gaps") {
+  check_tiling(tpuprof::regs::bm1684x::all_tables);
+  check_tiling(tpuprof::regs::aks::all_tables);
+  check_tiling(tpuprof::regs::aksv::all_tables);
+}
+
+// The CDM decoder frames AKS commands with lengths from bigTpuProfile's
+// tables; the generated AKS tables come from tpu-mlir's BM1690 register file.
+TEST_CASE("AKS register tables agree with the CDM decoder's command lengths") {
+  using tpuprof::cdm::cdm_chip_kind;
+  struct probe {
+    unsigned tsk, eu;
+  };
+  const probe tiu[] = {{0, 0}, {0, 1}, {1, 0},  {2, 1},  {2, 4},   {3, 2}, {4, 0},
+                       {5, 0}, {6, 0}, {6, 17}, {9, 12}, {13, 22}, {14, 0}};
+  for (const auto& p : tiu)
+    for (bool s : {false, true}) {
+      auto cls = tpuprof::cdm::find_tiu_class(p.tsk, p.eu, s, cdm_chip_kind::aks);
+      REQUIRE(cls);
+      CAPTURE(cls->name);
+      const auto* t = by_sheet(cls->name);
+      REQUIRE(t);
+      CHECK(t->bits == cls->bits);
+    }
+  // sLIN: tpu-mlir's BM1690 sheet (Reg0.12) has 288 bits, the CDM framing 384
+  // (bigTpuProfile, SG2260 Reg1.0): a known difference between the two sources.
+  CHECK(by_sheet("sLIN")->bits == 288);
+  CHECK(tpuprof::cdm::find_tiu_class(10, 1, true, cdm_chip_kind::aks)->bits == 384);
+  CHECK(by_sheet("DMA_tensor（0x000）")->bits ==
+        tpuprof::cdm::dma_command_bits(0, cdm_chip_kind::aks));
+  CHECK(by_sheet("sDMA_sys")->bits == tpuprof::cdm::dma_command_bits(6, cdm_chip_kind::aks));
+  CHECK(by_sheet("CDMA_send")->bits == tpuprof::cdm::cdma_command_bits(0, cdm_chip_kind::aks));
+  CHECK(by_sheet("CDMA_read")->bits == tpuprof::cdm::cdma_command_bits(1, cdm_chip_kind::aks));
+  CHECK(by_sheet("sCDMA_sys")->bits == tpuprof::cdm::cdma_command_bits(7, cdm_chip_kind::aks));
+}
