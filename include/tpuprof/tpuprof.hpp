@@ -23,12 +23,16 @@
 
 // chips and decoders
 #include <tpuprof/chips/aks.hpp>
+#include <tpuprof/chips/aks_regs.hpp>
 #include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/chips/aksv_regs.hpp>
 #include <tpuprof/chips/bm1684x.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decode/merge.hpp>
+#include <tpuprof/decode/regs/bm1684x_isa.hpp>
 
 // synthetic dumps
 #include <tpuprof/synth/bm1684x_synth.hpp>
