@@ -212,6 +212,20 @@ TEST_CASE("cli: top, gaps and group on the real BM1684X capture") {
     }
   CHECK(found);
 
+  // mean uArch rate per op: the vendor's per-command uArch rates (instruction.csv, 4 decimals)
+  double conv_sum = 0;
+  int conv_n = 0;
+  for (const auto& v : vendor)
+    if (v[7] == "conv.normal") conv_sum += std::stod(v[11]), ++conv_n;
+  REQUIRE(conv_n > 0);
+  found = false;
+  for (const auto& l : group)
+    if (l.rfind("conv.normal,", 0) == 0) {
+      found = true;
+      CHECK(std::stod(cells(l, ',')[9]) == doctest::Approx(conv_sum / conv_n).epsilon(1e-3));
+    }
+  CHECK(found);
+
   // the longest TIU idle gap, computed from the vendor's TIU rows
   std::uint64_t gap = 0, prev_end = 0;
   bool have = false;
