@@ -409,24 +409,7 @@ int cmd_group(const common_options& o, const std::string& by, const std::string&
   auto groups = t.hw | views::group_by(k->second);
   std::sort(groups.begin(), groups.end(),
             [](const group_stats& a, const group_stats& b) { return a.sum_ns > b.sum_ns; });
-  auto label = [&](const group_stats& g) -> std::string {
-    switch (g.by) {
-      case group_key::op:
-      case group_key::op_type:
-      case group_key::function: {
-        auto s = t.meta.names[static_cast<name_id>(g.id)];
-        return s.empty() ? "unknown" : std::string(s);
-      }
-      case group_key::layer:
-        return g.id < 0 ? "none" : std::to_string(g.id);
-      case group_key::engine:
-        return std::string(name(static_cast<engine>(g.id)));
-      case group_key::core:
-        return g.eng == engine::cdma ? fmt::format("dev{}.cdma{}", g.device, g.id)
-                                     : fmt::format("dev{}.core{}", g.device, g.id);
-    }
-    return "";
-  };
+  auto label = [&](const group_stats& g) { return group_label(g, t.meta); };
   if (format == "csv") {
     fmt::print("{},count,sum_ns,mean_ns,min_ns,max_ns,p50_ns,p99_ns,bytes,uarch_rate\n", by);
     for (const auto& g : groups) {
@@ -450,6 +433,40 @@ int cmd_group(const common_options& o, const std::string& by, const std::string&
           g.bytes, std::isnan(g.uarch_rate) ? std::string("unknown") : num(g.uarch_rate * 100, 2));
   }
   return finish(o, t);
+}
+
+int cmd_diff(const common_options& o, const std::string& other, const std::string& by,
+             std::size_t n) {
+  static const std::map<std::string, group_key> keys = {{"op", group_key::op},
+                                                        {"op_type", group_key::op_type},
+                                                        {"function", group_key::function},
+                                                        {"layer", group_key::layer},
+                                                        {"engine", group_key::engine},
+                                                        {"core", group_key::core}};
+  auto k = keys.find(by);
+  if (k == keys.end())
+    throw std::invalid_argument("unknown --by '" + by +
+                                "' (op, op_type, function, layer, engine, core)");
+  progress p(!o.quiet && o.color);
+  auto a = load(o, p);
+  common_options ob = o;
+  ob.input = other;
+  auto b = load(ob, p);
+  auto rows = diff_runs(a.hw, a.meta, b.hw, b.meta, k->second);
+  const double span_a = a.meta.end_ns - a.meta.begin_ns, span_b = b.meta.end_ns - b.meta.begin_ns;
+  fmt::print("A {}: {} events, {:.3f} us\n", a.meta.source, a.hw.size(), span_a / 1e3);
+  fmt::print("B {}: {} events, {:.3f} us ({:+.2f}%)\n\n", b.meta.source, b.hw.size(), span_b / 1e3,
+             span_a > 0 ? 100 * (span_b - span_a) / span_a : 0.0);
+  fmt::print("{:<28} {:>9} {:>9} {:>14} {:>14} {:>14} {:>9}\n", by, "count_A", "count_B", "sum_A_us",
+             "sum_B_us", "delta_us", "B/A");
+  for (std::size_t i = 0; i < rows.size() && i < n; ++i) {
+    const auto& r = rows[i];
+    fmt::print("{:<28} {:>9} {:>9} {:>14.3f} {:>14.3f} {:>+14.3f} {:>9}\n", r.key, r.count_a,
+               r.count_b, r.sum_a_ns / 1e3, r.sum_b_ns / 1e3, r.delta_ns() / 1e3,
+               num(r.ratio(), 3));
+  }
+  const int ra = finish(o, a);
+  return ra != ok ? ra : finish(o, b);
 }
 
 int cmd_convert(const common_options& o, const convert_options& c) {

@@ -98,6 +98,15 @@ int main(int argc, char** argv) {
   group->add_option("--by", group_by, "op, op_type, function, layer, engine or core");
   group->add_option("--format", format, "table or csv")->check(CLI::IsMember({"table", "csv"}));
 
+  std::string other, diff_by = "op";
+  std::size_t diff_n = 30;
+  auto* diff = app.add_subcommand(
+      "diff", "compare two runs (A = baseline, B = new) per op, function, layer, ...");
+  add_common(diff, o);
+  diff->add_option("other", other, "the second dump (B)")->required();
+  diff->add_option("--by", diff_by, "op, op_type, function, layer, engine or core");
+  diff->add_option("-n", diff_n, "rows (largest time change first; default 30)");
+
   cli::synth_options syn;
   auto* synth =
       app.add_subcommand("synth", "write a synthetic dump (for tests, benchmarks, demos)");
@@ -144,6 +153,7 @@ int main(int argc, char** argv) {
       return cli::cmd_gaps(o, *ns, limit);
     }
     if (*group) return cli::cmd_group(o, group_by, format);
+    if (*diff) return cli::cmd_diff(o, other, diff_by, diff_n);
     if (*synth) return cli::cmd_synth(o, syn);
   } catch (const tpuprof::decode_error& e) {
     std::fprintf(stderr, "tpuprof: %s\n", e.what());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <tpuprof/views/bandwidth.hpp>
+#include <tpuprof/views/diff.hpp>
 #include <tpuprof/views/event_range.hpp>
 #include <tpuprof/views/filter.hpp>
 #include <tpuprof/views/group_by.hpp>
