@@ -3,6 +3,7 @@
 set -euo pipefail
 pkgs=(cmake g++ make pkg-config python3 librange-v3-dev libfmt-dev libsimdjson-dev doctest-dev
       libbenchmark-dev libcli11-dev clang-format-16 clang libclang-rt-14-dev protobuf-compiler
+      nodejs chromium
       ${TPUPROF_EXTRA_PKGS:-})
 missing=()
 for p in "${pkgs[@]}"; do

@@ -10,6 +10,9 @@ tools/install-deps.sh
 echo "== single header is fresh"
 python3 tools/amalgamate.py --check
 
+echo "== HTML report assets are embedded (tools/embed_assets.py)"
+python3 tools/embed_assets.py --check
+
 echo "== format (clang-format-16)"
 clang-format-16 --dry-run --Werror $(git ls-files '*.hpp' '*.cpp' | grep -v '^single_include/')
 

@@ -81,6 +81,7 @@ int cmd_gaps(const common_options& o, double min_ns, std::size_t limit);
 int cmd_group(const common_options& o, const std::string& by, const std::string& format);
 int cmd_diff(const common_options& o, const std::string& other, const std::string& by,
              std::size_t n);
+int cmd_report(const common_options& o, const std::string& out);
 int cmd_synth(const common_options& o, const synth_options& s);
 
 /// Parses "1us", "250ns", "2ms", "1.5s" or a bare number of ns.

@@ -457,8 +457,8 @@ int cmd_diff(const common_options& o, const std::string& other, const std::strin
   fmt::print("A {}: {} events, {:.3f} us\n", a.meta.source, a.hw.size(), span_a / 1e3);
   fmt::print("B {}: {} events, {:.3f} us ({:+.2f}%)\n\n", b.meta.source, b.hw.size(), span_b / 1e3,
              span_a > 0 ? 100 * (span_b - span_a) / span_a : 0.0);
-  fmt::print("{:<28} {:>9} {:>9} {:>14} {:>14} {:>14} {:>9}\n", by, "count_A", "count_B", "sum_A_us",
-             "sum_B_us", "delta_us", "B/A");
+  fmt::print("{:<28} {:>9} {:>9} {:>14} {:>14} {:>14} {:>9}\n", by, "count_A", "count_B",
+             "sum_A_us", "sum_B_us", "delta_us", "B/A");
   for (std::size_t i = 0; i < rows.size() && i < n; ++i) {
     const auto& r = rows[i];
     fmt::print("{:<28} {:>9} {:>9} {:>14.3f} {:>14.3f} {:>+14.3f} {:>9}\n", r.key, r.count_a,
@@ -516,6 +516,16 @@ int cmd_convert(const common_options& o, const convert_options& c) {
   p.done();
   if (!o.quiet)
     for (const auto& w : written) fmt::print("wrote {}\n", w);
+  return finish(o, t);
+}
+
+int cmd_report(const common_options& o, const std::string& out) {
+  progress p(!o.quiet && o.color);
+  auto t = load(o, p);
+  p.step("writing " + out);
+  sinks::write_html_file(out, t);
+  p.done();
+  if (!o.quiet) fmt::print("wrote {}\n", out);
   return finish(o, t);
 }
 

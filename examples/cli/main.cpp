@@ -55,13 +55,15 @@ int main(int argc, char** argv) {
   cli::convert_options conv;
   bool disable_summary = false;
   auto* convert = app.add_subcommand(
-      "convert", "write Perfetto / Chrome JSON / CSV (default: Perfetto + summary)");
+      "convert",
+      "write Perfetto / Chrome JSON / CSV (default: Perfetto + summary); --html adds report.html");
   add_common(convert, o);
   convert->add_option("-o,--output,--output_dir", conv.out_dir,
                       "output directory (default tpuprof_out/)");
   convert->add_flag("--perfetto", conv.perfetto, "trace.pftrace (Perfetto protobuf)");
   convert->add_flag("--json", conv.json, "trace.json (Chrome JSON)");
   convert->add_flag("--csv", conv.csv, "events.csv and summary.csv");
+  convert->add_flag("--html", conv.html, "report.html (self-contained HTML report)");
   convert->add_option("--host-trace,--trace_file", conv.host_trace,
                       "host Chrome JSON trace to merge (tpudnn, torch)");
   convert->add_option("--host-offset-ns", conv.host_offset_ns,
@@ -97,6 +99,12 @@ int main(int argc, char** argv) {
   add_common(group, o);
   group->add_option("--by", group_by, "op, op_type, function, layer, engine or core");
   group->add_option("--format", format, "table or csv")->check(CLI::IsMember({"table", "csv"}));
+
+  std::string report_out = "report.html";
+  auto* report =
+      app.add_subcommand("report", "one self-contained HTML report (timeline, tables, overview)");
+  add_common(report, o);
+  report->add_option("-o,--output", report_out, "file to write (default report.html)");
 
   std::string other, diff_by = "op";
   std::size_t diff_n = 30;
@@ -153,6 +161,7 @@ int main(int argc, char** argv) {
       return cli::cmd_gaps(o, *ns, limit);
     }
     if (*group) return cli::cmd_group(o, group_by, format);
+    if (*report) return cli::cmd_report(o, report_out);
     if (*diff) return cli::cmd_diff(o, other, diff_by, diff_n);
     if (*synth) return cli::cmd_synth(o, syn);
   } catch (const tpuprof::decode_error& e) {

@@ -43,6 +43,7 @@
 #include <tpuprof/sinks/callback.hpp>
 #include <tpuprof/sinks/chrome_json.hpp>
 #include <tpuprof/sinks/csv.hpp>
+#include <tpuprof/sinks/html.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/sinks/sink.hpp>
 #include <tpuprof/sinks/tee.hpp>
