@@ -116,6 +116,40 @@ TEST_CASE("cli: a parent of several dumps is read as several devices") {
   CHECK(per_device[0] == per_device[1]);
 }
 
+TEST_CASE("cli: diff of a run with itself changes nothing; with another run it adds up") {
+  auto a = tmp("diff_a"), b = tmp("diff_b");
+  REQUIRE(run("synth -q --chip aksv --records 200 --seed 1 -o " + a.string()).code == 0);
+  REQUIRE(run("synth -q --chip aksv --records 300 --seed 2 -o " + b.string()).code == 0);
+  auto same = lines_of(run("diff -q --by engine " + a.string() + " " + a.string()).out);
+  std::size_t rows = 0;
+  for (const auto& l : same)
+    if (l.rfind("TIU ", 0) == 0 || l.rfind("GDMA ", 0) == 0 || l.rfind("SDMA ", 0) == 0) {
+      ++rows;
+      CHECK(l.find("+0.000") != std::string::npos);
+      CHECK(l.find("1.000") != std::string::npos);
+    }
+  CHECK(rows == 3);
+  // counts per engine in B minus A equal the difference of `info --json` track events
+  simdjson::dom::parser pa, pb;
+  auto ja = pa.parse(run("info --json -q " + a.string()).out);
+  auto jb = pb.parse(run("info --json -q " + b.string()).out);
+  std::map<std::string, std::uint64_t> ca, cb;
+  for (auto t : ja["tracks"].get_array())
+    ca[std::string(t["engine"].get_string().value())] += t["events"].get_uint64().value();
+  for (auto t : jb["tracks"].get_array())
+    cb[std::string(t["engine"].get_string().value())] += t["events"].get_uint64().value();
+  for (const auto& l : lines_of(run("diff -q --by engine " + a.string() + " " + b.string()).out)) {
+    auto c = cells(l, ' ');
+    std::vector<std::string> f;
+    for (auto& x : c)
+      if (!x.empty()) f.push_back(x);
+    if (f.size() == 7 && (f[0] == "TIU" || f[0] == "GDMA")) {
+      CHECK(std::stoull(f[1]) == ca[f[0]]);
+      CHECK(std::stoull(f[2]) == cb[f[0]]);
+    }
+  }
+}
+
 #ifdef TPUPROF_SAMPLES_DIR
 namespace {
 const std::string samples = TPUPROF_SAMPLES_DIR;
@@ -260,6 +294,13 @@ TEST_CASE("cli: convert writes the chosen outputs atomically into the output dir
   CHECK(fs::exists(out2 / "trace.pftrace"));
   CHECK(fs::exists(out2 / "summary.txt"));
   CHECK_FALSE(fs::exists(out2 / "trace.json"));
+  // the HTML report: one self-contained file
+  auto html = tmp("report.html");
+  REQUIRE(run("report -q -o " + html.string() + " " + bm1684x).code == 0);
+  const auto page = test_util::read_text(html.string());
+  CHECK(page.find("canvas") != std::string::npos);  // the timeline, drawn by the inline script
+  CHECK(page.find("<script src") == std::string::npos);
+  CHECK(page.find("blazeface") != std::string::npos);
   // an output path that cannot be created is an I/O error (exit 3)
   CHECK(run("convert -q -o /proc/tpuprof_no_such_dir " + bm1684x).code == 3);
 }
