@@ -227,13 +227,54 @@ inline char* write_digits(char* p, std::uint64_t v, int n) noexcept {
   return end;
 }
 
-/// Decimal text of `v` (same as std::to_chars); at most 20 bytes.
-inline char* write_uint(char* p, std::uint64_t v) noexcept {
+/// The 8 decimal digits of `v` < 10^8 (with leading zeros) as ASCII, first
+/// digit in the lowest byte: all digit pairs computed in parallel (SWAR).
+inline std::uint64_t digits8(std::uint32_t v) noexcept {
+  std::uint64_t x = (v / 10000) | (std::uint64_t{v % 10000} << 32);  // [abcd, efgh]
+  std::uint64_t hi = ((x * 10486) >> 20) & 0x0000007F0000007FULL;    // /100 in each lane
+  x = hi | ((x - hi * 100) << 16);                                   // [ab, cd, ef, gh]
+  std::uint64_t tens = ((x * 103) >> 10) & 0x000F000F000F000FULL;    // /10 in each lane
+  return (tens | ((x - tens * 10) << 8)) + 0x3030303030303030ULL;
+}
+
+/// Writes 1..8 digits of `v` < 10^8; stores 8 bytes at p (the ones past the
+/// returned end are scratch).
+inline char* write_upto8(char* p, std::uint32_t v) noexcept {
   if (v < 10) {
     *p = static_cast<char>('0' + v);
     return p + 1;
   }
-  return write_digits(p, v, decimal_digits(v));
+  const int n = decimal_digits(v);
+  const std::uint64_t w = digits8(v) >> (8 * (8 - n));
+  std::memcpy(p, &w, 8);
+  return p + n;
+}
+
+/// Decimal text of `v` (same as std::to_chars). Touches at most 20 bytes
+/// at p; bytes past the returned end may be overwritten (scratch).
+inline char* write_uint(char* p, std::uint64_t v) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    if (v < 100000000) return write_upto8(p, static_cast<std::uint32_t>(v));
+    std::uint64_t w;
+    if (v < 10000000000000000ULL) {
+      p = write_upto8(p, static_cast<std::uint32_t>(v / 100000000));
+    } else {
+      std::uint64_t top = v / 10000000000000000ULL, mid = v / 100000000 % 100000000;
+      p = write_upto8(p, static_cast<std::uint32_t>(top));
+      w = digits8(static_cast<std::uint32_t>(mid));
+      std::memcpy(p, &w, 8);
+      p += 8;
+    }
+    w = digits8(static_cast<std::uint32_t>(v % 100000000));
+    std::memcpy(p, &w, 8);
+    return p + 8;
+  } else {
+    if (v < 10) {
+      *p = static_cast<char>('0' + v);
+      return p + 1;
+    }
+    return write_digits(p, v, decimal_digits(v));
+  }
 }
 /// At most 20 bytes.
 inline char* write_int(char* p, std::int64_t v) noexcept {
@@ -267,17 +308,21 @@ inline char* write_double(char* p, double v) noexcept {
   const int sci_len = n + (n > 1 ? 1 : 0) + 2 + (abs_sci < 100 ? 2 : 3);
   if (fixed_len <= sci_len) {
     if (sci_exp >= 0) {  // ddd.ddd: write the digits one place right, then move the integer part
-      write_digits(p + 1, sig, n);
-      std::memmove(p, p + 1, static_cast<std::size_t>(sci_exp + 1));
+      write_uint(p + 1, sig);
+      for (int i = 0; i <= sci_exp; ++i) p[i] = p[i + 1];
       p[sci_exp + 1] = '.';
       return p + n + 1;
     }
-    p[0] = '0';  // 0.000ddd
-    p[1] = '.';
-    std::memset(p + 2, '0', static_cast<std::size_t>(-sci_exp - 1));
-    return write_digits(p + 1 - sci_exp, sig, n);
+    if (sci_exp >= -7) {  // 0.000ddd
+      std::memcpy(p, "0.000000", 8);
+    } else {
+      p[0] = '0';
+      p[1] = '.';
+      std::memset(p + 2, '0', static_cast<std::size_t>(-sci_exp - 1));
+    }
+    return write_uint(p + 1 - sci_exp, sig);
   }
-  write_digits(p + 1, sig, n);  // d.ddde-XX
+  write_uint(p + 1, sig);  // d.ddde-XX
   p[0] = p[1];
   char* q = p + 1;
   if (n > 1) {
@@ -317,9 +362,27 @@ inline char* write_lit(char* p, const char (&s)[N]) noexcept {
   std::memcpy(p, s, N - 1);
   return p + (N - 1);
 }
+/// Copies `s`; short strings (names) with a few fixed-size moves instead of
+/// a memcpy call. Reads only inside `s`.
 inline char* write_str(char* p, std::string_view s) noexcept {
-  std::memcpy(p, s.data(), s.size());
-  return p + s.size();
+  const char* q = s.data();
+  const std::size_t n = s.size();
+  if (n >= 8 && n <= 16) {
+    std::memcpy(p, q, 8);
+    std::memcpy(p + n - 8, q + n - 8, 8);
+  } else if (n >= 4 && n < 8) {
+    std::memcpy(p, q, 4);
+    std::memcpy(p + n - 4, q + n - 4, 4);
+  } else if (n < 4) {
+    if (n) {
+      p[0] = q[0];
+      p[n / 2] = q[n / 2];
+      p[n - 1] = q[n - 1];
+    }
+  } else {
+    std::memcpy(p, q, n);
+  }
+  return p + n;
 }
 
 // ---- buffered forms ------------------------------------------------------

@@ -52,8 +52,8 @@ class csv_sink {
     const std::string_view op = field(e.op, true);
     const std::string_view fn = e.function ? field(e.function, false) : std::string_view{};
     const std::string_view eng = name(e.engine);
-    // One reservation per row: fixed text and numbers need < 320 bytes.
-    char* p = buf_.reserve(320 + eng.size() + op.size() + fn.size());
+    // One reservation per row: fixed text and numbers need < 400 bytes.
+    char* p = buf_.reserve(400 + eng.size() + op.size() + fn.size());
     p = write_uint(p, e.device);
     *p++ = ',';
     if (!cdma) p = write_uint(p, e.unit);
