@@ -119,11 +119,6 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
     dg.add(diag::truncated_tail, blk.file(), blk.base() + nwords * 4,
            "DYN_DATA length not a multiple of 4");
   if (out.cdma.size() < ctx.cdma_ports) out.cdma.resize(ctx.cdma_ports);
-  // A node takes at least one word: reserving the upper bound avoids the
-  // copies (and twice the touched memory) of growing by doubling. Pages
-  // beyond what is used are never touched.
-  for (auto* l : {&out.tiu, &out.gdma, &out.sdma})
-    if (l->capacity() - l->size() < nwords) l->reserve(l->size() + nwords);
   std::uint32_t tiu = 0, gdma = 0, sdma = 0;
   std::vector<std::uint32_t> cdma(ctx.cdma_ports, 0);
   std::int32_t batch = -1, scope = -1;
