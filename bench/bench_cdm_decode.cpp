@@ -2,6 +2,9 @@
 // session: 8 cores x 131072 PMU records per engine (TIU, GDMA, SDMA), mode 1,
 // generated in memory once.
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include <benchmark/benchmark.h>
 
@@ -26,11 +29,41 @@ const tpuprof::synth::cdm_synth_result& session(unsigned mode) {
   return r[mode];
 }
 
+/// A "Vm...:" line of /proc/self/status in KiB (0 when unavailable).
+std::size_t status_kib(const char* key) {
+  std::size_t v = 0;
+  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    const std::size_t n = std::strlen(key);
+    while (std::fgets(line, sizeof line, f))
+      if (std::strncmp(line, key, n) == 0) v = std::strtoull(line + n, nullptr, 10);
+    std::fclose(f);
+  }
+  return v;
+}
+
 void bm_cdm_decode(benchmark::State& state) {
   const auto& gen = session(static_cast<unsigned>(state.range(0)));
   auto files = tpuprof::synth::as_dump_files(gen);
   std::size_t input = 0;
   for (const auto& [n, b] : gen.files) input += b.size();
+  // Peak memory of one decode (untimed, before the timed ones; run one mode
+  // per process for a clean heap): VmHWM after resetting it (Linux: "5" to
+  // /proc/self/clear_refs) minus VmRSS before. Includes the working records
+  // and command lists that are freed before the constructor returns.
+  double peak_per_event = 0;
+  if (std::FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
+    std::fputs("5", f);
+    std::fclose(f);
+    const std::size_t before = status_kib("VmRSS:");
+    std::size_t peak = 0;
+    {
+      tpuprof::cdm::cdm_decoder<tpuprof::chips::aks> d(files);
+      peak = status_kib("VmHWM:");
+      benchmark::DoNotOptimize(d.events().data());
+    }
+    if (peak > before) peak_per_event = static_cast<double>(peak - before) * 1024.0;
+  }
   std::size_t events = 0, bytes = 0;
   for (auto _ : state) {
     tpuprof::cdm::cdm_decoder<tpuprof::chips::aks> d(files);
@@ -43,6 +76,7 @@ void bm_cdm_decode(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * input));
   state.counters["events"] = static_cast<double>(events);
   state.counters["bytes/event"] = static_cast<double>(bytes) / static_cast<double>(events);
+  if (peak_per_event > 0) state.counters["peak_bytes/event"] = peak_per_event / double(events);
 }
 
 }  // namespace

@@ -97,70 +97,72 @@ class chrome_json_sink {
   }
 
   void write(const engine_event& e) {
+    using namespace detail;
     header();
     auto& tr = track_for(e.device, e.unit, e.engine);
     std::int64_t b = to_ns(e.begin_ns), en = std::max(b, to_ns(e.end_ns));
     std::uint32_t lane = pick_lane(tr, b, en);
-    open_event();
-    buf_.append(R"("ph":"X","cat":")");
-    buf_.append(name(e.engine));
-    buf_.append(R"(","name":")");
-    std::string_view op = e.op ? names()[e.op] : std::string_view{};
-    detail::json_escape(buf_, op.empty() ? std::string_view{"unknown"} : op);
-    buf_.append(R"(","pid":)");
-    detail::put_int(buf_, tr.pid);
-    buf_.append(R"(,"tid":)");
-    detail::put_int(buf_, tr.tid0 + lane);
-    buf_.append(R"(,"ts":)");
-    detail::put_us3(buf_, b - origin_);
-    buf_.append(R"(,"dur":)");
-    detail::put_us3(buf_, en - b);
-    buf_.append(R"(,"args":{)");
-    char sep = ' ';
-    auto key = [&](std::string_view k) {
-      if (sep == ',') buf_.put(',');
-      sep = ',';
-      buf_.put('"');
-      buf_.append(k);
-      buf_.append("\":");
+    const std::string_view op = op_json(e.op);
+    const std::string_view fn =
+        e.function ? esc_.get(e.function, names()[e.function]) : std::string_view{};
+    const std::string_view eng = name(e.engine);
+    // One reservation per event: fixed text and numbers need < 400 bytes.
+    char* p = buf_.reserve(400 + eng.size() + op.size() + fn.size());
+    if (!first_) *p++ = ',';
+    first_ = false;
+    p = write_lit(p, "\n{\"ph\":\"X\",\"cat\":\"");
+    p = write_str(p, eng);
+    p = write_lit(p, "\",\"name\":\"");
+    p = write_str(p, op);
+    p = write_lit(p, "\",\"pid\":");
+    p = write_uint(p, tr.pid);
+    p = write_lit(p, ",\"tid\":");
+    p = write_uint(p, tr.tid0 + lane);
+    p = write_lit(p, ",\"ts\":");
+    p = write_us3(p, b - origin_);
+    p = write_lit(p, ",\"dur\":");
+    p = write_us3(p, en - b);
+    p = write_lit(p, ",\"args\":{");
+    char* const args = p;
+    const auto key = [&](std::string_view k) {
+      if (p != args) *p++ = ',';
+      p = write_str(p, k);
     };
     if (is_hardware(e.engine)) {
-      key("cmd_id");
-      detail::put_int(buf_, e.cmd_id);
+      key("\"cmd_id\":");
+      p = write_uint(p, e.cmd_id);
     }
     if (e.has_bytes()) {
-      key("bytes");
-      detail::put_int(buf_, e.bytes);
+      key("\"bytes\":");
+      p = write_uint(p, e.bytes);
     }
     if (double bw = e.bandwidth_gbps(); std::isfinite(bw)) {
-      key("ddr_bandwidth_gbps");
-      detail::put_double(buf_, bw);
+      key("\"ddr_bandwidth_gbps\":");
+      p = write_double(p, bw);
     }
     if (std::isfinite(e.uarch_rate)) {
-      key("uarch_rate");
-      detail::put_double(buf_, static_cast<double>(e.uarch_rate));
+      key("\"uarch_rate\":");
+      p = write_double(p, static_cast<double>(e.uarch_rate));
     }
     if (e.layer_id >= 0) {
-      key("layer_id");
-      detail::put_int(buf_, e.layer_id);
+      key("\"layer_id\":");
+      p = write_int(p, e.layer_id);
     }
     if (e.function) {
-      key("function");
-      buf_.put('"');
-      detail::json_escape(buf_, names()[e.function]);
-      buf_.put('"');
+      key("\"function\":\"");
+      p = write_str(p, fn);
+      *p++ = '"';
     }
     if (e.dir() != direction::none) {
-      key("direction");
-      buf_.put('"');
-      buf_.append(name(e.dir()));
-      buf_.put('"');
+      key("\"direction\":\"");
+      p = write_str(p, name(e.dir()));
+      *p++ = '"';
     }
     if (is_hardware(e.engine) && !e.matched()) {
-      key("matched");
-      buf_.append("false");
+      key("\"matched\":false");
     }
-    buf_.append("}}");
+    p = write_lit(p, "}}");
+    buf_.commit(p);
     if (tr.counters) {
       double bytes = e.has_bytes() ? static_cast<double>(e.bytes) : 0.0;
       tr.win.add(b, en, bytes, emitter(tr));
@@ -192,6 +194,12 @@ class chrome_json_sink {
   const name_table& names() const noexcept {
     static const name_table empty;
     return info_ ? info_->names : empty;
+  }
+  /// Escaped op name ("unknown" for none), cached per name id.
+  std::string_view op_json(name_id op) {
+    std::string_view s = op ? names()[op] : std::string_view{};
+    if (s.empty()) return "unknown";
+    return esc_.get(op, s);
   }
   std::int64_t to_ns(double ns) const noexcept {
     return ns == ns ? static_cast<std::int64_t>(std::llround(ns)) : 0;
@@ -317,6 +325,7 @@ class chrome_json_sink {
   }
 
   detail::out_buffer buf_;
+  detail::json_name_cache esc_;
   chrome_json_options opt_;
   const trace_info* info_ = nullptr;
   std::int64_t origin_ = 0, window_ = 10'000;

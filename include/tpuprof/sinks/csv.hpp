@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <tpuprof/detail/text_format.hpp>
 #include <tpuprof/engine.hpp>
@@ -43,46 +45,54 @@ class csv_sink {
   }
 
   void write(const engine_event& e) {
+    using namespace detail;
     if (!is_hardware(e.engine)) return;
     head();
     const bool cdma = e.engine == engine::cdma;
-    detail::put_int(buf_, unsigned{e.device});
-    buf_.put(',');
-    if (!cdma) detail::put_int(buf_, unsigned{e.unit});
-    buf_.put(',');
-    buf_.append(name(e.engine));
-    buf_.put(',');
-    detail::put_int(buf_, e.cmd_id);
-    buf_.put(',');
-    detail::put_int(buf_, e.begin_cycle);
-    buf_.put(',');
-    detail::put_int(buf_, e.end_cycle);
-    buf_.put(',');
-    detail::put_double(buf_, e.begin_ns);
-    buf_.put(',');
-    detail::put_double(buf_, e.end_ns);
-    buf_.put(',');
-    detail::put_double(buf_, e.dur_ns());
-    buf_.put(',');
-    std::string_view op = e.op ? names()[e.op] : std::string_view{};
-    detail::csv_field(buf_, op.empty() ? std::string_view{"unknown"} : op);
-    buf_.put(',');
-    if (e.has_bytes()) detail::put_int(buf_, e.bytes);
-    buf_.put(',');
+    const std::string_view op = field(e.op, true);
+    const std::string_view fn = e.function ? field(e.function, false) : std::string_view{};
+    const std::string_view eng = name(e.engine);
+    // One reservation per row: fixed text and numbers need < 400 bytes.
+    char* p = buf_.reserve(400 + eng.size() + op.size() + fn.size());
+    p = write_uint(p, e.device);
+    *p++ = ',';
+    if (!cdma) p = write_uint(p, e.unit);
+    *p++ = ',';
+    p = write_str(p, eng);
+    *p++ = ',';
+    p = write_uint(p, e.cmd_id);
+    *p++ = ',';
+    p = write_uint(p, e.begin_cycle);
+    *p++ = ',';
+    p = write_uint(p, e.end_cycle);
+    *p++ = ',';
+    p = write_double(p, e.begin_ns);
+    *p++ = ',';
+    p = write_double(p, e.end_ns);
+    *p++ = ',';
+    p = write_double(p, e.dur_ns());
+    *p++ = ',';
+    p = write_str(p, op);
+    *p++ = ',';
+    if (e.has_bytes()) p = write_uint(p, e.bytes);
+    *p++ = ',';
     double bw = e.bandwidth_gbps();
-    if (ddr_side(e.dir())) detail::put_double(buf_, bw);
-    buf_.put(',');
-    if (l2_side(e.dir())) detail::put_double(buf_, bw);
-    buf_.put(',');
-    detail::put_double(buf_, static_cast<double>(e.uarch_rate));
-    buf_.put(',');
-    if (e.layer_id >= 0) detail::put_int(buf_, e.layer_id);
-    buf_.put(',');
-    if (e.function) detail::csv_field(buf_, names()[e.function]);
-    buf_.put(',');
-    if (cdma) detail::put_int(buf_, unsigned{e.unit});
-    buf_.append(e.matched() ? ",1" : ",0");
-    eol();
+    if (ddr_side(e.dir())) p = write_double(p, bw);
+    *p++ = ',';
+    if (l2_side(e.dir())) p = write_double(p, bw);
+    *p++ = ',';
+    p = write_double(p, static_cast<double>(e.uarch_rate));
+    *p++ = ',';
+    if (e.layer_id >= 0) p = write_int(p, e.layer_id);
+    *p++ = ',';
+    p = write_str(p, fn);
+    *p++ = ',';
+    if (cdma) p = write_uint(p, e.unit);
+    p = write_lit(p, ",0");
+    if (e.matched()) p[-1] = '1';
+    if (opt_.crlf) *p++ = '\r';
+    *p++ = '\n';
+    buf_.commit(p);
   }
 
   void finish() {
@@ -117,6 +127,33 @@ class csv_sink {
     static const name_table empty;
     return info_ ? info_->names : empty;
   }
+  /// CSV field text of name `id` (quoted when needed), cached per id;
+  /// `unknown_if_empty` gives "unknown" for no name (the op column).
+  std::string_view field(name_id id, bool unknown_if_empty) {
+    std::string_view s = id ? names()[id] : std::string_view{};
+    if (s.empty()) return unknown_if_empty ? std::string_view{"unknown"} : std::string_view{};
+    if (id < state_.size() && state_[id] != 0) return state_[id] == 1 ? s : quoted_[id];
+    return fill(id, s);
+  }
+  [[gnu::noinline]] std::string_view fill(name_id id, std::string_view s) {
+    if (id >= state_.size()) {
+      state_.resize(std::size_t{id} + 1, 0);
+      quoted_.resize(std::size_t{id} + 1);
+    }
+    if (!detail::csv_needs_quotes(s)) {
+      state_[id] = 1;
+      return s;
+    }
+    std::string& q = quoted_[id];
+    q = "\"";
+    for (char c : s) {
+      q += c;
+      if (c == '"') q += '"';
+    }
+    q += '"';
+    state_[id] = 2;
+    return q;
+  }
   void eol() { buf_.append(opt_.crlf ? std::string_view{"\r\n"} : std::string_view{"\n"}); }
   void head() {
     if (headed_) return;
@@ -130,6 +167,8 @@ class csv_sink {
   csv_options opt_;
   const trace_info* info_ = nullptr;
   bool headed_ = false;
+  std::vector<std::uint8_t> state_;  // per name id: 0 = unknown, 1 = plain, 2 = quoted_
+  std::vector<std::string> quoted_;
 };
 
 /// One row per (device, core/port, engine) track, in track order, written at

@@ -59,26 +59,23 @@ class out_buffer {
 
   /// Makes room for `n` contiguous bytes and returns where to write them.
   char* reserve(std::size_t n) {
-    if (buf_.size() - used_ < n) {
-      flush();
-      if (buf_.size() < n) buf_.resize(n);
-    }
+    if (buf_.size() - used_ < n) [[unlikely]]
+      make_room(n);
     return buf_.data() + used_;
   }
   /// Marks the bytes up to `end` (from reserve()) as written.
   void commit(const char* end) noexcept { used_ = static_cast<std::size_t>(end - buf_.data()); }
   void append(std::string_view s) {
-    if (s.size() > buf_.size()) {
-      flush();
-      out_.write(s.data(), s.size());
+    if (buf_.size() - used_ < s.size()) [[unlikely]] {
+      append_slow(s);
       return;
     }
-    char* p = reserve(s.size());
-    std::memcpy(p, s.data(), s.size());
+    std::memcpy(buf_.data() + used_, s.data(), s.size());
     used_ += s.size();
   }
   void put(char c) {
-    if (used_ == buf_.size()) flush();
+    if (used_ == buf_.size()) [[unlikely]]
+      make_room(1);
     buf_[used_++] = c;
   }
   void flush() {
@@ -90,6 +87,22 @@ class out_buffer {
   std::size_t bytes_written() const noexcept { return total_ + used_; }
 
  private:
+  [[gnu::noinline]] void make_room(std::size_t n) {
+    flush();
+    if (buf_.size() < n) buf_.resize(n);
+  }
+  [[gnu::noinline]] void append_slow(std::string_view s) {
+    if (s.size() > buf_.size()) {
+      flush();
+      out_.write(s.data(), s.size());
+      total_ += s.size();
+      return;
+    }
+    flush();
+    std::memcpy(buf_.data(), s.data(), s.size());
+    used_ = s.size();
+  }
+
   sinks::byte_output out_;
   std::vector<char> buf_;
   std::size_t used_ = 0;
