@@ -1,3 +1,4 @@
+#include <cmath>
 #include <filesystem>
 #include <vector>
 
@@ -21,11 +22,13 @@ void check_round_trip(const tpuprof::synth::generated_dump& g,
     const auto& a = got[i];
     const auto& b = g.expected[i];
     CAPTURE(i);
-    bool ok = a.engine == b.engine && a.begin_cycle == b.begin_cycle &&
-              a.end_cycle == b.end_cycle && a.cmd_id == b.cmd_id && a.bytes == b.bytes &&
-              a.layer_id == b.layer_id && a.dir() == b.dir() && a.matched() == b.matched() &&
-              names[a.op] == g.names[b.op] && names[a.op_type] == g.names[b.op_type] &&
-              a.begin_ns == b.begin_ns && a.end_ns == b.end_ns;
+    bool ok =
+        a.engine == b.engine && a.begin_cycle == b.begin_cycle && a.end_cycle == b.end_cycle &&
+        a.cmd_id == b.cmd_id && a.bytes == b.bytes && a.layer_id == b.layer_id &&
+        a.dir() == b.dir() && a.matched() == b.matched() && names[a.op] == g.names[b.op] &&
+        names[a.op_type] == g.names[b.op_type] && a.begin_ns == b.begin_ns &&
+        a.end_ns == b.end_ns &&
+        (a.uarch_rate == b.uarch_rate || (std::isnan(a.uarch_rate) && std::isnan(b.uarch_rate)));
     if (!ok) {
       ++bad;
       CHECK(a.begin_cycle == b.begin_cycle);
@@ -36,6 +39,7 @@ void check_round_trip(const tpuprof::synth::generated_dump& g,
       CHECK(names[a.op_type] == g.names[b.op_type]);
       CHECK(a.bytes == b.bytes);
       CHECK(a.dir() == b.dir());
+      CHECK(a.uarch_rate == doctest::Approx(b.uarch_rate));
     }
   }
   CHECK(bad == 0);
