@@ -5,7 +5,7 @@ NOT run in CI: it needs the vendor's python tree (tpu-mlir), which CI does not h
 See docs/testing.md, "Vendor acceptance of generated dumps", for the exact commands.
 
 Inputs
-  --layer DIR   output of `tpu_profile.py --arch bm1684x --format layer DUMP DIR` (instruction.csv)
+  --layer DIR   (optional) output of `tpu_profile.py --arch bm1684x --format layer DUMP DIR` (instruction.csv)
   --html DIR    output of `tpu_profile.py --arch bm1684x --format html DUMP DIR` (profile_data.js)
   --ours CSV    events.csv of `tpuprof convert --csv -o OUT DUMP`
   --dump DIR    the dump (only for tpu_freq in global.profile)
@@ -13,7 +13,8 @@ Inputs
 Checks, every one exact unless said otherwise:
   * profile_data.js, all TIU and GDMA PMU records (static commands and firmware GDMA records):
     counts per engine, and per record in time order: start and end cycle (µs × MHz, rounded),
-    GDMA bytes;
+    id (`bd_id=` / `gdma_id=`), GDMA bytes, TIU uarch_rate (the vendor's full-precision
+    alg/arch; ours is a float32, so within 2^-23 relative);
   * instruction.csv (the records paired with a static command): counts per engine, and per
     record (matched on engine and unwrapped id): StartCycle, EndCycle, op name, GDMA bytes
     (`DMA data size(B)`), uArch rate (vendor prints a percentage with 3 decimals; ours, a
@@ -65,7 +66,7 @@ def read_profile_js(path: Path):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--layer", type=Path, required=True)
+    ap.add_argument("--layer", type=Path, help="omit for dumps too large for --format layer")
     ap.add_argument("--html", type=Path, required=True)
     ap.add_argument("--ours", type=Path, required=True)
     ap.add_argument("--dump", type=Path, required=True)
@@ -90,22 +91,35 @@ def main() -> int:
         b = round(r[1] * freq)
         e = round(r[2] * freq)
         m = re.search(r"bytes=(\d+)", str(r[10]))
-        vend_js[eng].append((b, e, int(m.group(1)) if m else None))
+        rate = re.search(r"uarch_rate=([0-9.eE+-]+)", str(r[10]))
+        vend_js[eng].append((b, e, int(m.group(1)) if m else None, int(r[3].split("=")[1]),
+                             float(rate.group(1)) if rate else None))
     stats = {}
     for eng in ("TIU", "GDMA"):
         v = sorted(vend_js[eng])
         o = sorted((int(r["start_cycle"]), int(r["end_cycle"]),
-                    int(r["bytes"]) if r["bytes"] else None)
+                    int(r["bytes"]) if r["bytes"] else None, int(r["cmd_id"]),
+                    float(r["uarch_rate"]) if r["uarch_rate"] else math.nan)
                    for r in ours_hw if r["engine"] == eng)
         stats[f"js_{eng}"] = (len(v), len(o))
         if len(v) != len(o):
             err(f"profile_data.js {eng}: vendor {len(v)} records, ours {len(o)}")
+        rates = 0
         for i, (x, y) in enumerate(zip(v, o)):
-            if x[0] != y[0] or x[1] != y[1] or (eng == "GDMA" and x[2] != y[2]):
-                err(f"profile_data.js {eng} #{i}: vendor (start, end, bytes) {x}, ours {y}")
+            if x[:2] != y[:2] or x[3] != y[3] or (eng == "GDMA" and x[2] != y[2]):
+                err(f"profile_data.js {eng} #{i}: vendor (start, end, bytes, id) {x[:4]}, "
+                    f"ours {y[:4]}")
+            if eng == "TIU" and x[4] is not None:
+                # the vendor prints alg/arch ops as a double, ours is a float32
+                if math.isnan(y[4]) or abs(x[4] - y[4]) > abs(x[4]) * 2.0**-23:
+                    err(f"profile_data.js TIU #{i}: uarch_rate vendor {x[4]!r}, ours {y[4]!r}")
+                else:
+                    rates += 1
+        if eng == "TIU":
+            stats["js_uarch_rates_checked"] = rates
 
     # ---- instruction.csv: records paired with a static command ----
-    inst = list(csv.DictReader((a.layer / "instruction.csv").open()))
+    inst = list(csv.DictReader((a.layer / "instruction.csv").open())) if a.layer else []
     vend = {}
     for r in inst:
         eng, _, num = r["Inst ID"].partition("-")
@@ -114,10 +128,10 @@ def main() -> int:
     cnt_v = Counter(k[0] for k, lst in vend.items() for _ in lst)
     cnt_o = Counter(r["engine"] for r in static)
     stats["instruction.csv"] = (dict(cnt_v), dict(cnt_o))
-    if cnt_v != cnt_o:
+    if a.layer and cnt_v != cnt_o:
         err(f"instruction.csv counts: vendor {dict(cnt_v)}, ours {dict(cnt_o)}")
     rate_checked = 0
-    for r in static:
+    for r in static if a.layer else []:
         key = (r["engine"], int(r["cmd_id"]))
         lst = vend.get(key)
         if not lst:

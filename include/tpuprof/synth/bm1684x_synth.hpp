@@ -377,6 +377,10 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
   // Command buffers (cmd_*.dat), written as the commands are generated:
   // valid descriptors that both decoders convert (operands, dtypes, shapes).
   bm1684x_detail::byte_sink tcmd, gcmd;
+  tcmd.data.reserve(o.layers * 160 + 256);  // ~2.5 TIU commands of <= 64 B per layer
+  gcmd.data.reserve(o.layers * 240 + 256);  // ~2.3 GDMA commands of 96 B per layer
+  tiu.reserve(o.layers * 5 / 2 + 1);
+  gdma.reserve(o.layers * 7 / 3 + 1);
   const auto nan = std::numeric_limits<float>::quiet_NaN();
   std::string lines =
       "[bmprofile] arch=3\n[bmprofile] net_name=synthetic_net\n[bmprofile] tpu_freq=" +
