@@ -108,6 +108,7 @@ TEST_CASE("synthetic BM1684X dump with cycle-counter and 16-bit id wraps round-t
   tpuprof::synth::bm1684x_options o;
   o.layers = 30000;             // > 65536 TIU commands
   o.cycles_before_wrap = 5000;  // the counters wrap right after the start
+  o.wrap_inside_record = true;  // inside the first records: their ends wrap alone
   o.seed = 7;
   auto g = tpuprof::synth::bm1684x_dump(o);
   REQUIRE(g.expected.size() > 65536);

@@ -32,6 +32,10 @@ struct bm1684x_options {
   /// Two more firmware GDMA commands after the static stream (ids restart at 0),
   /// as in the real BM1684X capture.
   bool firmware_tail = true;
+  /// Let a record straddle the first cycle-counter wrap (its end wraps alone).
+  /// Off by default: tpu-mlir's tpu_profile.py then leaves that end 2^32 short
+  /// (and divides by zero on a GDMA record), see docs/chips/bm1684x.md.
+  bool wrap_inside_record = false;
 };
 
 /// A generated dump: its files (names + bytes) and the events a correct
@@ -517,12 +521,32 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     it.block(8, c.data);
   }
   // Raw counters: independent origins (clocks are not synchronized), near 2^32.
-  const std::uint32_t tiu_origin =
+  std::uint32_t tiu_origin =
       static_cast<std::uint32_t>(0x100000000ull - o.cycles_before_wrap - rnd(0, 1000));
-  const std::uint32_t gdma_origin =
+  std::uint32_t gdma_origin =
       static_cast<std::uint32_t>(0x100000000ull - o.cycles_before_wrap + rnd(0, 1000));
   const std::uint64_t tiu_t0 = tiu.empty() ? 0 : tiu.front().begin;
   const std::uint64_t gdma_t0 = fw.empty() ? gdma.front().begin : fw.front().begin;
+  // Unless asked otherwise, move the first wrap into the gap after the record
+  // it would fall in (commands of one engine are >= 1 cycle apart).
+  auto wrap_in_gap = [&](std::uint32_t& origin, std::uint64_t t0, std::uint64_t begin,
+                         std::uint64_t end) {
+    const std::uint64_t rb = origin + (begin - t0), re = origin + (end - t0);
+    if ((rb >> 32) == (re >> 32)) return false;
+    origin = static_cast<std::uint32_t>(0x100000000ull - (end + 1 - t0));
+    return true;
+  };
+  if (!o.wrap_inside_record) {
+    for (const auto& c : tiu)
+      if (wrap_in_gap(tiu_origin, tiu_t0, c.begin, c.end)) break;
+    bool moved = false;
+    for (const auto& r : fw)
+      if (!moved) moved = wrap_in_gap(gdma_origin, gdma_t0, r.begin, r.end);
+    for (std::size_t k = 0; k < gdma.size() && !moved; ++k)
+      moved = wrap_in_gap(gdma_origin, gdma_t0, gdma[k].begin, gdma[k].end);
+    for (std::size_t k = 0; k < tail.size() && !moved; ++k)
+      moved = wrap_in_gap(gdma_origin, gdma_t0, tail[k].begin, tail[k].end);
+  }
   {
     bm1684x_detail::byte_sink b;
     for (std::size_t k = 0; k < tiu.size(); ++k) {
