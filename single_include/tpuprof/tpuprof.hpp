@@ -38,6 +38,7 @@
 #include <range/v3/view/facade.hpp>
 #include <random>
 #include <iterator>
+#include <fmt/format.h>
 #include <range/v3/functional/bind_back.hpp>
 #include <range/v3/view/filter.hpp>
 #include <range/v3/view/transform.hpp>
@@ -839,7 +840,7 @@ class reader {
  public:
   reader(std::string_view source, host_trace& out) : source_(source), out_(out) {}
 
-  void run(simdjson::padded_string& json) {
+  void run(simdjson::padded_string_view json) {
     if (json.size() >= 2 && static_cast<unsigned char>(json.data()[0]) == 0x1F &&
         static_cast<unsigned char>(json.data()[1]) == 0x8B)
       throw decode_error(source_, 0, "gzip-compressed trace: not supported, gunzip it first");
@@ -907,6 +908,26 @@ class reader {
     }
   }
 
+  /// Key of `f`, read in place when it has no escapes (no copy through
+  /// simdjson's string buffer).
+  static std::string_view key_of(simdjson::ondemand::field& f) {
+    const char* r = f.key().raw();
+    const char* q = r;
+    while (*q != '"' && *q != '\\') ++q;  // a key always ends with a quote
+    if (*q == '"') return {r, static_cast<std::size_t>(q - r)};
+    return f.unescaped_key().value();
+  }
+  /// String value `v`, read in place when it has no escapes; throws like
+  /// get_string() when `v` is not a string.
+  static std::string_view string_of(simdjson::ondemand::value& v) {
+    std::string_view tok = v.raw_json_token();
+    if (tok.size() >= 2 && tok[0] == '"') {
+      std::size_t end = tok.find_first_of("\"\\", 1);
+      if (end != std::string_view::npos && tok[end] == '"') return tok.substr(1, end - 1);
+    }
+    return v.get_string().value();
+  }
+
   static double number(simdjson::ondemand::value v) {
     if (v.type().value() == simdjson::ondemand::json_type::string) {
       std::string_view s = v.get_string().value();
@@ -918,6 +939,9 @@ class reader {
   }
 
   void events(simdjson::ondemand::array arr) {
+    // Typical traces take 150-250 bytes per event: one allocation up front
+    // (pages are only touched as spans arrive).
+    out_.spans.reserve(out_.spans.size() + size_ / 160);
     for (auto item : arr) {
       simdjson::ondemand::object obj = item.get_object().value();
       ph_.clear();
@@ -925,17 +949,17 @@ class reader {
       bool has_tid = false, has_dur = false;
       double ts = 0, dur = 0;
       std::string meta_name;
-      for (auto field : obj) {
-        std::string_view key = field.unescaped_key().value();
-        simdjson::ondemand::value v = field.value().value();
+      for (auto field_r : obj) {
+        simdjson::ondemand::field field;
+        if (auto err = std::move(field_r).get(field)) throw simdjson::simdjson_error(err);
+        std::string_view key = key_of(field);
+        simdjson::ondemand::value v = field.value();
         if (key == "ph") {
-          ph_ = std::string(v.get_string().value());
+          ph_ = string_of(v);
         } else if (key == "name") {
-          if (v.type().value() == simdjson::ondemand::json_type::string)
-            s.name = std::string(v.get_string().value());
+          if (v.type().value() == simdjson::ondemand::json_type::string) s.name = string_of(v);
         } else if (key == "cat") {
-          if (v.type().value() == simdjson::ondemand::json_type::string)
-            s.cat = std::string(v.get_string().value());
+          if (v.type().value() == simdjson::ondemand::json_type::string) s.cat = string_of(v);
         } else if (key == "pid") {
           s.pid = id_of(v, true, 0);
         } else if (key == "tid") {
@@ -949,11 +973,13 @@ class reader {
         } else if (key == "args") {
           if (v.type().value() == simdjson::ondemand::json_type::object) {
             simdjson::ondemand::object args = v.get_object().value();  // must outlive the loop
-            for (auto a : args) {
-              std::string_view ak = a.unescaped_key().value();
-              simdjson::ondemand::value av = a.value().value();
+            for (auto a_r : args) {
+              simdjson::ondemand::field a;
+              if (auto err = std::move(a_r).get(a)) throw simdjson::simdjson_error(err);
+              std::string_view ak = key_of(a);
+              simdjson::ondemand::value av = a.value();
               if (ak == "name" && av.type().value() == simdjson::ondemand::json_type::string)
-                meta_name = std::string(av.get_string().value());
+                meta_name = std::string(string_of(av));
             }
           }
         }
@@ -1012,6 +1038,21 @@ inline host_trace parse_chrome_json(std::string_view json, std::string_view sour
   out.source = std::string(source);
   simdjson::padded_string padded(json);
   detail_json::reader(source, out).run(padded);
+  return out;
+}
+
+/// Same for a std::string: parsed in place, without copying the text, when
+/// the string has simdjson's padding (64 bytes) as spare capacity (call
+/// `json.reserve(json.size() + 64)` first); copied otherwise. Copying a
+/// 100 MB trace costs about a third of its parse time.
+template <class S>
+  requires std::same_as<S, std::string>
+inline host_trace parse_chrome_json(const S& json, std::string_view source = "<memory>") {
+  if (json.capacity() - json.size() < simdjson::SIMDJSON_PADDING)
+    return parse_chrome_json(std::string_view{json}, source);
+  host_trace out;
+  out.source = std::string(source);
+  detail_json::reader(source, out).run(simdjson::padded_string_view(json));
   return out;
 }
 
@@ -12727,8 +12768,11 @@ class cdm_decoder {
     for (auto& pd : ports_) total += pd.pmu.size();
     events_.reserve(total);
     std::vector<track> tracks;
+    std::vector<span_src> funcs;
     for (auto& cd : cores_) {
-      std::vector<span_src> funcs;
+      funcs.clear();
+      funcs.reserve(cd.pmu[0].size() + cd.pmu[1].size() + cd.pmu[2].size());
+      std::size_t runs[4] = {0, 0, 0, 0};  // funcs of engine k: [runs[k], runs[k + 1])
       for (int k = 0; k < 3; ++k) {
         const auto kind = pmu_kind(k);
         const engine eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
@@ -12741,8 +12785,9 @@ class cdm_decoder {
         }
         finish_track(tracks, eng, cd.core, k == 0 ? tiu_mhz_ : dma_mhz_, cd.raw_records[k], before,
                      cd.has_monitor[k]);
+        runs[k + 1] = funcs.size();
       }
-      emit_spans(funcs, static_cast<std::uint8_t>(cd.core));
+      emit_spans(funcs, runs, static_cast<std::uint8_t>(cd.core));
     }
     for (auto& pd : ports_) {
       const std::size_t before = events_.size();
@@ -12750,6 +12795,7 @@ class cdm_decoder {
         emit_one(r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port));
       finish_track(tracks, engine::cdma, pd.port, dma_mhz_, pd.raw_records, before, true);
     }
+    spans_.shrink_to_fit();
     info_.tracks = std::move(tracks);
     info_.sort_tracks();
     // events_ is in core order, then ports: matches track_less (ports after cores).
@@ -12808,10 +12854,24 @@ class cdm_decoder {
     tracks.push_back(t);
   }
 
-  void emit_spans(std::vector<span_src>& f, std::uint8_t core) {
-    std::stable_sort(f.begin(), f.end(), [](const auto& a, const auto& b) {
+  /// `f` holds three runs (TIU, GDMA, SDMA) at runs[0..3]; each is usually
+  /// already in (begin, end) order, and merging sorted runs stably gives what
+  /// one stable_sort of everything gives, in linear time.
+  void emit_spans(std::vector<span_src>& f, const std::size_t (&runs)[4], std::uint8_t core) {
+    const auto less = [](const span_src& a, const span_src& b) {
       return a.b != b.b ? a.b < b.b : a.e < b.e;
-    });
+    };
+    bool runs_sorted = true;
+    for (int k = 0; k < 3 && runs_sorted; ++k)
+      runs_sorted = std::is_sorted(f.begin() + static_cast<std::ptrdiff_t>(runs[k]),
+                                   f.begin() + static_cast<std::ptrdiff_t>(runs[k + 1]), less);
+    if (runs_sorted) {
+      const auto at = [&](int k) { return f.begin() + static_cast<std::ptrdiff_t>(runs[k]); };
+      std::inplace_merge(at(0), at(1), at(2), less);
+      std::inplace_merge(at(0), at(2), at(3), less);
+    } else {
+      std::stable_sort(f.begin(), f.end(), less);
+    }
     for (std::size_t i = 0; i < f.size();) {
       std::size_t j = i + 1;
       std::int64_t b = f[i].b, e = f[i].e;
@@ -12912,6 +12972,12 @@ class cdm_decoder {
                                std::uint64_t{type} << 8 | std::uint64_t{sp} << 16 |
                                std::uint64_t{static_cast<std::uint8_t>(src)} << 24 |
                                std::uint64_t{static_cast<std::uint8_t>(dst)} << 32;
+    if (nkey == last_nkey_ && last_names_) {  // runs of one kind of command: skip the hash
+      ev.op = last_names_->first;
+      ev.op_type = last_names_->second;
+      events_.push_back(ev);
+      return;
+    }
     auto it = name_cache_.find(nkey);
     if (it == name_cache_.end()) {
       op_names n;
@@ -12930,6 +12996,8 @@ class cdm_decoder {
       }
       it = name_cache_.emplace(nkey, std::make_pair(intern(n.name), intern(n.type))).first;
     }
+    last_nkey_ = nkey;
+    last_names_ = &it->second;  // unordered_map nodes are stable
     ev.op = it->second.first;
     ev.op_type = it->second.second;
     events_.push_back(ev);
@@ -12953,6 +13021,8 @@ class cdm_decoder {
   std::vector<port_data> ports_;
   std::map<std::uint32_t, match_stats> stats_;
   std::unordered_map<std::uint64_t, std::pair<name_id, name_id>> name_cache_;
+  std::uint64_t last_nkey_ = 0;
+  const std::pair<name_id, name_id>* last_names_ = nullptr;
   std::int32_t next_scope_ = 0;
   double tiu_mhz_ = 1000, dma_mhz_ = 1000;
   bool bmodel_ = false;
@@ -13042,6 +13112,10 @@ struct bm1684x_options {
   /// Two more firmware GDMA commands after the static stream (ids restart at 0),
   /// as in the real BM1684X capture.
   bool firmware_tail = true;
+  /// Let a record straddle the first cycle-counter wrap (its end wraps alone).
+  /// Off by default: tpu-mlir's tpu_profile.py then leaves that end 2^32 short
+  /// (and divides by zero on a GDMA record), see docs/chips/bm1684x.md.
+  bool wrap_inside_record = false;
 };
 
 /// A generated dump: its files (names + bytes) and the events a correct
@@ -13083,11 +13157,263 @@ class byte_sink {
     u32(static_cast<std::uint32_t>(payload.size()));
     data.insert(data.end(), payload.begin(), payload.end());
   }
+  /// Appends `n` zero bytes and returns where they start (valid until the next append).
+  std::byte* grow(std::size_t n) {
+    data.resize(data.size() + n);
+    return data.data() + data.size() - n;
+  }
 };
 inline std::vector<std::byte> text_bytes(const std::string& s) {
   std::vector<std::byte> v(s.size());
   std::memcpy(v.data(), s.data(), s.size());
   return v;
+}
+
+/// A field of a register table, looked up at compile time (a typo does not compile).
+consteval regs::reg_field fld(const regs::reg_table& t, std::string_view name) {
+  for (const auto& f : t.fields)
+    if (f.name == name) return f;
+  throw "no such field";
+}
+/// ORs `v` (truncated to the field's width) into a zero-initialized descriptor.
+inline void put(std::byte* d, regs::reg_field f, std::uint64_t v) noexcept {
+  if (f.width < 64) v &= (std::uint64_t{1} << f.width) - 1;
+  unsigned bit = f.lo, left = f.width;
+  while (left) {
+    const unsigned off = bit % 8, take = std::min(8 - off, left);
+    d[bit / 8] |= static_cast<std::byte>((v & ((1u << take) - 1)) << off);
+    v >>= take;
+    bit += take;
+    left -= take;
+  }
+}
+constexpr std::uint64_t align_up(std::uint64_t x, std::uint64_t a) noexcept {
+  return (x + a - 1) / a * a;
+}
+/// Execution units per lane for an element size (BM1684X: 64 bytes per lane).
+constexpr std::uint64_t eu_for(unsigned item_size) noexcept {
+  return 64 / item_size;
+}
+/// Precision codes of the TIU registers (tpu-mlir DType) and their sizes.
+struct dt {
+  unsigned prec, sign, size;
+};
+inline constexpr dt i8{0, 1, 1}, f16{1, 0, 2}, f32{2, 0, 4}, bf16{5, 0, 2};
+
+/// Local-memory (per-lane) offset of an operand: bank `bank` of the 16 banks
+/// of 16 KiB, plus a 64-byte aligned offset inside it.
+inline std::uint64_t lmem_addr(unsigned bank, std::uint64_t off64) noexcept {
+  return std::uint64_t{bank} * 16384 + (off64 % 64) * 64;
+}
+/// Strides of an alignEU local tensor (n, c, h, w), in elements.
+struct eu_strides {
+  std::uint64_t n, c, h, w;
+};
+inline eu_strides align_eu_strides(std::uint64_t c, std::uint64_t h, std::uint64_t w,
+                                   unsigned isz) noexcept {
+  const std::uint64_t cs = align_up(h * w, eu_for(isz));
+  return {(c + 63) / 64 * cs, cs, w, 1};
+}
+inline float rate(std::uint64_t alg, std::uint64_t arch) noexcept {
+  return static_cast<float>(static_cast<double>(alg) / static_cast<double>(arch));
+}
+
+/// TIU op kinds the generator writes (short forms: the vendor converts only those).
+enum class tiu_kind : std::uint8_t { conv, add, maxpool, mm2, cast, sys_end };
+
+/// Writes one valid TIU descriptor for `k` (random plausible shapes, dtypes,
+/// local-memory operands) into the zeroed `d`; returns alg / arch ops as the
+/// vendor's opdef_1684x.py computes them.
+template <class Rnd>
+float write_tiu(tiu_kind k, std::byte* d, std::uint32_t id, std::uint32_t dep, Rnd&& rnd) {
+  namespace R = regs::bm1684x;
+  const std::uint64_t npu = 64;
+  auto head = [&](unsigned type, unsigned eu) {  // common to every TIU form
+    put(d, fld(R::s_ar, "cmd_short"), 1);        // SYSID: rsvd0, ignored
+    put(d, fld(R::s_ar, "cmd_id"), id);
+    put(d, fld(R::s_ar, "cmd_id_dep"), dep);
+    put(d, fld(R::s_ar, "tsk_typ"), type);
+    put(d, fld(R::s_ar, "tsk_eu_typ"), eu);
+  };
+  static constexpr dt floats[] = {f16, bf16};
+  static constexpr dt ar_types[] = {f32, f16, bf16, i8};
+  switch (k) {
+    case tiu_kind::conv: {
+      static constexpr auto& T = R::s_conv;
+      head(0, 0);
+      const dt t = floats[rnd(0, 1)];
+      const std::uint64_t n = rnd(1, 2), ic = rnd(1, 128), oc = rnd(1, 128);
+      const std::uint64_t kk = rnd(0, 1) ? 3 : 1, st = rnd(1, 2);
+      const std::uint64_t oh = rnd(1, 16), ow = rnd(1, 32);
+      const std::uint64_t ih = (oh - 1) * st + kk, iw = (ow - 1) * st + kk;
+      const auto s0 = align_eu_strides(ic, ih, iw, t.size);
+      put(d, fld(T, "res0_prec"), t.prec);
+      put(d, fld(T, "opd0_prec"), t.prec);
+      put(d, fld(T, "opd3_const"), 1);  // padding value: an immediate
+      put(d, fld(T, "res_op_x_str"), st);
+      put(d, fld(T, "res_op_y_str"), st);
+      put(d, fld(T, "res0_n"), n);
+      put(d, fld(T, "res0_c"), oc);
+      put(d, fld(T, "res0_h"), oh);
+      put(d, fld(T, "res0_w"), ow);
+      put(d, fld(T, "opd0_c"), ic);
+      put(d, fld(T, "opd0_h"), ih);
+      put(d, fld(T, "opd0_w"), iw);
+      put(d, fld(T, "opd1_h"), kk);
+      put(d, fld(T, "opd1_w"), kk);
+      put(d, fld(T, "opd0_n_str"), s0.n);
+      put(d, fld(T, "opd0_c_str"), s0.c);
+      put(d, fld(T, "opd0_h_str"), s0.h);
+      put(d, fld(T, "opd0_w_str"), s0.w);
+      put(d, fld(T, "opd0_addr"), lmem_addr(0, rnd(0, 63)));
+      put(d, fld(T, "opd1_addr"), lmem_addr(4, rnd(0, 63)));
+      put(d, fld(T, "opd2_addr"), lmem_addr(15, rnd(0, 63)));
+      put(d, fld(T, "res0_addr"), lmem_addr(8, rnd(0, 63)));
+      const std::uint64_t eu = eu_for(t.size);
+      const std::uint64_t alg = n * oc * oh * ow * (2 * ic * kk * kk);
+      const std::uint64_t arch =
+          n * align_up(oc, npu) * align_up(oh * ow, eu) * (2 * align_up(ic, npu) * kk * kk);
+      return rate(alg, arch);
+    }
+    case tiu_kind::add:
+    case tiu_kind::cast: {
+      static constexpr auto& T = R::s_ar;
+      const bool add = k == tiu_kind::add;
+      head(3, add ? 2 : 14);
+      dt in = ar_types[rnd(0, 3)], out = in;
+      if (!add) {
+        static constexpr std::array<std::array<dt, 2>, 4> casts{
+            {{f32, f16}, {f16, f32}, {f32, bf16}, {i8, f16}}};
+        const auto& c = casts[rnd(0, 3)];
+        in = c[0];
+        out = c[1];
+      }
+      const std::uint64_t n = rnd(1, 2), c = rnd(1, 128), h = rnd(1, 32), w = rnd(1, 64);
+      put(d, fld(T, "tsk_opd_num"), add ? 2 : 1);
+      put(d, fld(T, "res0_prec"), out.prec);
+      put(d, fld(T, "opd0_prec"), in.prec);
+      put(d, fld(T, "opd0_sign"), in.sign);
+      put(d, fld(T, "opd2_sign"), out.sign);  // cast: the result's sign
+      if (add) {
+        put(d, fld(T, "opd1_prec"), in.prec);
+        put(d, fld(T, "opd1_sign"), in.sign);
+      }
+      put(d, fld(T, "res0_n"), n);
+      put(d, fld(T, "res0_c"), c);
+      put(d, fld(T, "res0_h"), h);
+      put(d, fld(T, "res0_w"), w);
+      const auto si = align_eu_strides(c, h, w, in.size), so = align_eu_strides(c, h, w, out.size);
+      put(d, fld(T, "res0_n_str"), so.n);
+      put(d, fld(T, "res0_c_str"), so.c);
+      put(d, fld(T, "res0_h_str"), so.h);
+      put(d, fld(T, "res0_w_str"), so.w);
+      put(d, fld(T, "opd0_n_str"), si.n);
+      put(d, fld(T, "opd0_c_str"), si.c);
+      put(d, fld(T, "opd0_h_str"), si.h);
+      put(d, fld(T, "opd0_w_str"), si.w);
+      if (add) {
+        put(d, fld(T, "opd1_n_str"), si.n);
+        put(d, fld(T, "opd1_c_str"), si.c);
+        put(d, fld(T, "opd1_h_str"), si.h);
+        put(d, fld(T, "opd1_w_str"), si.w);
+        put(d, fld(T, "opd1_addr"), lmem_addr(4, rnd(0, 63)));
+      }
+      put(d, fld(T, "opd0_addr"), lmem_addr(0, rnd(0, 63)));
+      put(d, fld(T, "res0_addr"), lmem_addr(8, rnd(0, 63)));
+      return rate(n * c * h * w, n * align_up(c, npu) * align_up(h * w, eu_for(in.size)));
+    }
+    case tiu_kind::maxpool: {
+      static constexpr auto& T = R::s_pord;
+      head(1, 4);
+      const dt t = rnd(0, 1) ? f16 : i8;
+      const std::uint64_t n = rnd(1, 2), c = rnd(1, 128), oh = rnd(1, 32), ow = rnd(1, 32);
+      const std::uint64_t kk = rnd(2, 3), st = rnd(1, 2);
+      put(d, fld(T, "opd0_sign"), t.sign);
+      put(d, fld(T, "opd3_const"), 1);  // padding value
+      put(d, fld(T, "res0_prec"), t.prec);
+      put(d, fld(T, "opd0_prec"), t.prec);
+      put(d, fld(T, "res_op_x_str"), st);
+      put(d, fld(T, "res_op_y_str"), st);
+      put(d, fld(T, "res0_n"), n);
+      put(d, fld(T, "res0_c"), c);
+      put(d, fld(T, "res0_h"), oh);
+      put(d, fld(T, "res0_w"), ow);
+      put(d, fld(T, "opd0_h"), (oh - 1) * st + kk);
+      put(d, fld(T, "opd0_w"), (ow - 1) * st + kk);
+      put(d, fld(T, "opd1_h"), kk);
+      put(d, fld(T, "opd1_w"), kk);
+      put(d, fld(T, "res0_addr"), lmem_addr(8, rnd(0, 63)));
+      put(d, fld(T, "opd0_addr"), lmem_addr(0, rnd(0, 63)));
+      const std::uint64_t f = kk * kk - 1;
+      return rate(n * c * oh * ow * f,
+                  n * align_up(c, npu) * align_up(oh * ow, eu_for(t.size)) * f);
+    }
+    case tiu_kind::mm2: {
+      static constexpr auto& T = R::s_mm2;
+      head(2, 4);
+      const dt t = floats[rnd(0, 1)];
+      const std::uint64_t m = rnd(1, 256), kd = rnd(1, 512), nn = rnd(1, 256);
+      put(d, fld(T, "res0_prec"), t.prec);
+      put(d, fld(T, "opd0_prec"), t.prec);
+      put(d, fld(T, "res0_c"), m);
+      put(d, fld(T, "res0_w"), nn);
+      put(d, fld(T, "opd1_c"), kd);
+      put(d, fld(T, "opd1_w"), nn);
+      put(d, fld(T, "res0_addr"), lmem_addr(8, rnd(0, 63)));
+      put(d, fld(T, "opd0_addr"), lmem_addr(0, rnd(0, 63)));
+      put(d, fld(T, "opd1_addr"), lmem_addr(4, rnd(0, 63)));
+      return rate(m * nn * (2 * kd - 1),
+                  align_up(m, npu) * nn * (2 * align_up(kd, eu_for(t.size)) - 1));
+    }
+    case tiu_kind::sys_end:
+      head(15, 31);
+      return 1.0f;
+  }
+  return 0.0f;
+}
+
+/// Writes one long dma.tensor descriptor (96 bytes) moving an n·c·h·w tensor
+/// between DDR and local memory (`load`: DDR → local); returns its bytes.
+template <class Rnd>
+std::uint64_t write_dma_tensor(std::byte* d, std::uint32_t id, std::uint32_t dep, bool load,
+                               Rnd&& rnd) {
+  static constexpr auto& T = regs::bm1684x::dma_tensor;
+  static constexpr unsigned formats[] = {0, 1, 2, 5};  // i8, f16, f32, bf16
+  static constexpr unsigned sizes[] = {1, 2, 4, 2};
+  const auto fi = rnd(0, 3);
+  const unsigned isz = sizes[fi];
+  const std::uint64_t n = rnd(1, 2), c = rnd(1, 128), h = rnd(1, 16), w = rnd(1, 64);
+  put(d, fld(T, "stride_enable"), 1);
+  put(d, fld(T, "cmd_id"), id);
+  put(d, fld(T, "src_data_format"), formats[fi]);
+  put(d, fld(T, "cmd_id_dep"), dep);
+  const auto lo = align_eu_strides(c, h, w, isz);
+  const std::uint64_t g[4] = {c * h * w, h * w, w, 1};
+  const std::uint64_t l[4] = {lo.n, lo.c, lo.h, lo.w};
+  const std::uint64_t* src = load ? g : l;
+  const std::uint64_t* dst = load ? l : g;
+  put(d, fld(T, "src_nstride"), src[0]);
+  put(d, fld(T, "src_cstride"), src[1]);
+  put(d, fld(T, "src_hstride"), src[2]);
+  put(d, fld(T, "src_wstride"), src[3]);
+  put(d, fld(T, "dst_nstride"), dst[0]);
+  put(d, fld(T, "dst_cstride"), dst[1]);
+  put(d, fld(T, "dst_hstride"), dst[2]);
+  put(d, fld(T, "dst_wstride"), dst[3]);
+  for (auto f : {fld(T, "src_nsize"), fld(T, "dst_nsize")}) put(d, f, n);
+  for (auto f : {fld(T, "src_csize"), fld(T, "dst_csize")}) put(d, f, c);
+  for (auto f : {fld(T, "src_hsize"), fld(T, "dst_hsize")}) put(d, f, h);
+  for (auto f : {fld(T, "src_wsize"), fld(T, "dst_wsize")}) put(d, f, w);
+  const std::uint64_t ddr = 0x100000000ull + 0x1000000ull + rnd(0, 0xFFFFF) * 64;
+  const std::uint64_t lmem = lmem_addr(static_cast<unsigned>(rnd(0, 7)), rnd(0, 63));
+  const std::uint64_t s = load ? ddr : lmem, t = load ? lmem : ddr;
+  put(d, fld(T, "src_start_addr_l32"), s & 0xFFFFFFFFu);
+  put(d, fld(T, "src_start_addr_h8"), s >> 32);
+  put(d, fld(T, "dst_start_addr_l32"), t & 0xFFFFFFFFu);
+  put(d, fld(T, "dst_start_addr_h8"), t >> 32);
+  put(d, fld(T, "localmem_mask_l32"), 0xFFFFFFFFu);
+  put(d, fld(T, "localmem_mask_h32"), 0xFFFFFFFFu);
+  return n * c * h * w * isz;
 }
 }  // namespace bm1684x_detail
 
@@ -13095,17 +13421,20 @@ inline std::vector<std::byte> text_bytes(const std::string& s) {
 /// loads, TIU ops (each waiting on the last load) and stores, with TIU/DMA
 /// overlap, gaps, cycle-counter and 16-bit id wraps at scale.
 inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
+  using bm1684x_detail::tiu_kind;
   struct op_kind {
     const char* op;
     const char* type;
     unsigned tsk, eu, len;
     const char* layer;
+    tiu_kind kind;
   };
-  static constexpr op_kind tiu_ops[] = {{"conv.normal", "CONV", 0, 0, 64, "Conv2D"},
-                                        {"arith.add", "AR", 3, 2, 64, "Add"},
-                                        {"pord.maxpooling", "PD", 1, 4, 64, "MaxPool"},
-                                        {"mm2.nn", "MM", 2, 4, 32, "MatMul"},
-                                        {"arith.cast", "AR", 3, 14, 64, "Cast"}};
+  static constexpr op_kind tiu_ops[] = {
+      {"conv.normal", "CONV", 0, 0, 64, "Conv2D", tiu_kind::conv},
+      {"arith.add", "AR", 3, 2, 64, "Add", tiu_kind::add},
+      {"pord.maxpooling", "PD", 1, 4, 64, "MaxPool", tiu_kind::maxpool},
+      {"mm2.nn", "MM", 2, 4, 32, "MatMul", tiu_kind::mm2},
+      {"arith.cast", "AR", 3, 14, 64, "Cast", tiu_kind::cast}};
   std::mt19937_64 rng(o.seed);
   auto rnd = [&](std::uint64_t lo, std::uint64_t hi) { return lo + rng() % (hi - lo + 1); };
 
@@ -13126,8 +13455,17 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     direction dir;
     const op_kind* kind;
     std::int32_t layer_id;
+    float rate;  // TIU: alg / arch ops of the descriptor
   };
   std::vector<cmd> tiu, gdma;
+  // Command buffers (cmd_*.dat), written as the commands are generated:
+  // valid descriptors that both decoders convert (operands, dtypes, shapes).
+  bm1684x_detail::byte_sink tcmd, gcmd;
+  tcmd.data.reserve(o.layers * 160 + 256);  // ~2.5 TIU commands of <= 64 B per layer
+  gcmd.data.reserve(o.layers * 240 + 256);  // ~2.3 GDMA commands of 96 B per layer
+  tiu.reserve(o.layers * 5 / 2 + 1);
+  gdma.reserve(o.layers * 7 / 3 + 1);
+  const auto nan = std::numeric_limits<float>::quiet_NaN();
   std::string lines =
       "[bmprofile] arch=3\n[bmprofile] net_name=synthetic_net\n[bmprofile] tpu_freq=" +
       std::to_string(o.tpu_freq_mhz) + "\n[bmprofile] is_mlir=1\n...Start Profile Log...\n" +
@@ -13149,12 +13487,13 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     const auto loads = rnd(1, 3);
     std::uint64_t ready = 0;
     for (std::uint64_t k = 0; k < loads; ++k) {
-      const std::uint64_t bytes = 512 * rnd(1, 512);
+      ++gdma_id;
+      const std::uint64_t bytes = bm1684x_detail::write_dma_tensor(gcmd.grow(96), gdma_id & 0xFFFFF,
+                                                                   bd_id & 0xFFFFF, true, rnd);
       const std::uint64_t dur = 60 + bytes / rnd(20, 60);
       const std::uint64_t begin = gdma_free + rnd(0, 40);
-      ++gdma_id;
       gdma.push_back({engine::gdma, bd_id, gdma_id, begin, begin + dur, bytes, direction::s2l,
-                      nullptr, layer_id});
+                      nullptr, layer_id, nan});
       lines += "[bmprofile] local_layer: layer_id=" + std::to_string(layer_id) +
                " layer_type=Load layer_name=\n";
       lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(bd_id & 0xFFFFF) +
@@ -13172,8 +13511,10 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
       const std::uint64_t begin = k == 0 ? std::max(ready, tiu_free) : tiu_free + rnd(0, 30);
       const std::uint64_t dur = rnd(4, 3000);
       ++bd_id;
-      tiu.push_back(
-          {engine::tiu, bd_id, gdma_id, begin, begin + dur, 0, direction::none, &kind, layer_id});
+      const float r = bm1684x_detail::write_tiu(kind.kind, tcmd.grow(kind.len), bd_id & 0xFFFFF,
+                                                gdma_id & 0xFFFFF, rnd);
+      tiu.push_back({engine::tiu, bd_id, gdma_id, begin, begin + dur, 0, direction::none, &kind,
+                     layer_id, r});
       lines += "[bmprofile] bd cmd_id bd_id=" + std::to_string(bd_id & 0xFFFFF) +
                " gdma_id=" + std::to_string(gdma_id & 0xFFFFF) +
                " bd_func=" + std::to_string(kind.tsk) + "\n";
@@ -13183,12 +13524,13 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     ++layer_id;
     // store, after the compute (the GDMA waits for the last TIU op)
     if (rnd(0, 2) == 0) {
-      const std::uint64_t bytes = 512 * rnd(1, 256);
+      ++gdma_id;
+      const std::uint64_t bytes = bm1684x_detail::write_dma_tensor(gcmd.grow(96), gdma_id & 0xFFFFF,
+                                                                   bd_id & 0xFFFFF, false, rnd);
       const std::uint64_t dur = 60 + bytes / rnd(20, 50);
       const std::uint64_t begin = std::max(gdma_free, compute_end) + rnd(0, 40);
-      ++gdma_id;
       gdma.push_back({engine::gdma, bd_id, gdma_id, begin, begin + dur, bytes, direction::l2s,
-                      nullptr, layer_id});
+                      nullptr, layer_id, nan});
       lines += "[bmprofile] local_layer: layer_id=" + std::to_string(layer_id) +
                " layer_type=Store layer_name=\n";
       lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(bd_id & 0xFFFFF) +
@@ -13207,9 +13549,11 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
   {
     const std::uint64_t begin = std::max(tiu_free, gdma_free);
     ++bd_id;
-    static constexpr op_kind sys_end{"sys.end", "SYS", 15, 31, 16, "End"};
+    static constexpr op_kind sys_end{"sys.end", "SYS", 15, 31, 16, "End", tiu_kind::sys_end};
+    const float r =
+        bm1684x_detail::write_tiu(tiu_kind::sys_end, tcmd.grow(16), bd_id & 0xFFFFF, 0, rnd);
     tiu.push_back(
-        {engine::tiu, bd_id, 0, begin, begin + 4, 0, direction::none, &sys_end, layer_id});
+        {engine::tiu, bd_id, 0, begin, begin + 4, 0, direction::none, &sys_end, layer_id, r});
     lines += "[bmprofile] global_layer: layer_id=" + std::to_string(layer_id) +
              " layer_type=End layer_name=end\n";
     lines += "[bmprofile] bd cmd_id bd_id=" + std::to_string(bd_id & 0xFFFFF) +
@@ -13227,21 +13571,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
   g.files.push_back({"global.profile", bm1684x_detail::text_bytes(lines)});
 
   // Command buffers: TIU then GDMA, each ending with its sys command + 128-B alignment.
-  bm1684x_detail::byte_sink tcmd, gcmd;
-  for (const auto& c : tiu) {
-    std::uint64_t w0 = 1 | (std::uint64_t{c.bd_id & 0xFFFFF} << 1) |
-                       (std::uint64_t{c.gdma_id & 0xFFFFF} << 21) |
-                       (std::uint64_t{c.kind->tsk} << 41) | (std::uint64_t{c.kind->eu} << 45);
-    tcmd.u64(w0);
-    tcmd.zeros(c.kind->len - 8);
-  }
   tcmd.zeros((128 - tcmd.data.size() % 128) % 128);
-  for (const auto& c : gdma) {
-    std::uint64_t w0 = (std::uint64_t{c.gdma_id & 0xFFFFF} << 9);  // long TENSOR
-    gcmd.u64(w0);
-    gcmd.u64(c.bd_id & 0xFFFFF);
-    gcmd.zeros(96 - 16);
-  }
   gcmd.u64(8 | (std::uint64_t{(gdma_id + 1) & 0xFFFFF} << 9) |
            (std::uint64_t{6} << 32));  // dma.sys, short
   gcmd.u64(bd_id & 0xFFFFF);
@@ -13271,12 +13601,32 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     it.block(8, c.data);
   }
   // Raw counters: independent origins (clocks are not synchronized), near 2^32.
-  const std::uint32_t tiu_origin =
+  std::uint32_t tiu_origin =
       static_cast<std::uint32_t>(0x100000000ull - o.cycles_before_wrap - rnd(0, 1000));
-  const std::uint32_t gdma_origin =
+  std::uint32_t gdma_origin =
       static_cast<std::uint32_t>(0x100000000ull - o.cycles_before_wrap + rnd(0, 1000));
   const std::uint64_t tiu_t0 = tiu.empty() ? 0 : tiu.front().begin;
   const std::uint64_t gdma_t0 = fw.empty() ? gdma.front().begin : fw.front().begin;
+  // Unless asked otherwise, move the first wrap into the gap after the record
+  // it would fall in (commands of one engine are >= 1 cycle apart).
+  auto wrap_in_gap = [&](std::uint32_t& origin, std::uint64_t t0, std::uint64_t begin,
+                         std::uint64_t end) {
+    const std::uint64_t rb = origin + (begin - t0), re = origin + (end - t0);
+    if ((rb >> 32) == (re >> 32)) return false;
+    origin = static_cast<std::uint32_t>(0x100000000ull - (end + 1 - t0));
+    return true;
+  };
+  if (!o.wrap_inside_record) {
+    for (const auto& c : tiu)
+      if (wrap_in_gap(tiu_origin, tiu_t0, c.begin, c.end)) break;
+    bool moved = false;
+    for (const auto& r : fw)
+      if (!moved) moved = wrap_in_gap(gdma_origin, gdma_t0, r.begin, r.end);
+    for (std::size_t k = 0; k < gdma.size() && !moved; ++k)
+      moved = wrap_in_gap(gdma_origin, gdma_t0, gdma[k].begin, gdma[k].end);
+    for (std::size_t k = 0; k < tail.size() && !moved; ++k)
+      moved = wrap_in_gap(gdma_origin, gdma_t0, tail[k].begin, tail[k].end);
+  }
   {
     bm1684x_detail::byte_sink b;
     for (std::size_t k = 0; k < tiu.size(); ++k) {
@@ -13411,6 +13761,7 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
     ev.op = intern(c.kind->op);
     ev.op_type = intern(c.kind->type);
     ev.layer_id = c.layer_id;
+    ev.uarch_rate = c.rate;
     tiu_ev.push_back(ev);
   }
   for (auto* v : {&tiu_ev, &gdma_ev})
@@ -14232,7 +14583,9 @@ static_assert(event_sink<callback_sink<void (*)(const engine_event&), no_op>>);
 // ---- begin <tpuprof/detail/text_format.hpp>
 /// Text helpers shared by the text sinks: strict JSON string escaping (valid
 /// UTF-8 out whatever comes in), RFC 4180 CSV quoting, and number formatting
-/// with std::to_chars (no locale, no ostream).
+/// (hand-written integers, Dragonbox doubles laid out like std::to_chars; no
+/// locale, no ostream).
+
 
 
 // ---- begin <tpuprof/sinks/output.hpp>
@@ -14287,26 +14640,23 @@ class out_buffer {
 
   /// Makes room for `n` contiguous bytes and returns where to write them.
   char* reserve(std::size_t n) {
-    if (buf_.size() - used_ < n) {
-      flush();
-      if (buf_.size() < n) buf_.resize(n);
-    }
+    if (buf_.size() - used_ < n) [[unlikely]]
+      make_room(n);
     return buf_.data() + used_;
   }
   /// Marks the bytes up to `end` (from reserve()) as written.
   void commit(const char* end) noexcept { used_ = static_cast<std::size_t>(end - buf_.data()); }
   void append(std::string_view s) {
-    if (s.size() > buf_.size()) {
-      flush();
-      out_.write(s.data(), s.size());
+    if (buf_.size() - used_ < s.size()) [[unlikely]] {
+      append_slow(s);
       return;
     }
-    char* p = reserve(s.size());
-    std::memcpy(p, s.data(), s.size());
+    std::memcpy(buf_.data() + used_, s.data(), s.size());
     used_ += s.size();
   }
   void put(char c) {
-    if (used_ == buf_.size()) flush();
+    if (used_ == buf_.size()) [[unlikely]]
+      make_room(1);
     buf_[used_++] = c;
   }
   void flush() {
@@ -14318,6 +14668,22 @@ class out_buffer {
   std::size_t bytes_written() const noexcept { return total_ + used_; }
 
  private:
+  [[gnu::noinline]] void make_room(std::size_t n) {
+    flush();
+    if (buf_.size() < n) buf_.resize(n);
+  }
+  [[gnu::noinline]] void append_slow(std::string_view s) {
+    if (s.size() > buf_.size()) {
+      flush();
+      out_.write(s.data(), s.size());
+      total_ += s.size();
+      return;
+    }
+    flush();
+    std::memcpy(buf_.data(), s.data(), s.size());
+    used_ = s.size();
+  }
+
   sinks::byte_output out_;
   std::vector<char> buf_;
   std::size_t used_ = 0;
@@ -14326,6 +14692,16 @@ class out_buffer {
 
 }  // namespace tpuprof::detail
 // ---- end <tpuprof/sinks/output.hpp>
+
+// fmt::detail::dragonbox::to_decimal (fmt 8..11; an internal but stable entry
+// point, compiled into libfmt) gives the shortest round-trip digits of a double.
+#if !defined(TPUPROF_FMT_DRAGONBOX)
+#if defined(FMT_VERSION) && FMT_VERSION >= 80000 && FMT_VERSION < 120000
+#define TPUPROF_FMT_DRAGONBOX 1
+#else
+#define TPUPROF_FMT_DRAGONBOX 0
+#endif
+#endif
 
 namespace tpuprof::detail {
 
@@ -14348,9 +14724,10 @@ inline std::size_t utf8_len(std::string_view s, std::size_t i) noexcept {
   return n;
 }
 
-/// Appends `s` as a JSON string body (no quotes): escapes `"`, `\`, control
-/// characters and DEL; replaces invalid UTF-8 bytes by U+FFFD.
-inline void json_escape(out_buffer& out, std::string_view s) {
+/// JSON-escapes `s` through `emit(std::string_view)`: escapes `"`, `\`,
+/// control characters and DEL; replaces invalid UTF-8 bytes by U+FFFD.
+template <class Emit>
+inline void json_escape_with(std::string_view s, Emit&& emit) {
   static constexpr char hex[] = "0123456789abcdef";
   std::size_t run = 0;  // start of the pending unescaped run
   for (std::size_t i = 0; i < s.size();) {
@@ -14365,35 +14742,89 @@ inline void json_escape(out_buffer& out, std::string_view s) {
         continue;
       }
     }
-    out.append(s.substr(run, i - run));
+    emit(s.substr(run, i - run));
     switch (c) {
       case '"':
-        out.append("\\\"");
+        emit("\\\"");
         break;
       case '\\':
-        out.append("\\\\");
+        emit("\\\\");
         break;
       case '\n':
-        out.append("\\n");
+        emit("\\n");
         break;
       case '\r':
-        out.append("\\r");
+        emit("\\r");
         break;
       case '\t':
-        out.append("\\t");
+        emit("\\t");
         break;
       default:
         if (c >= 0x80) {
-          out.append("\\ufffd");
+          emit("\\ufffd");
         } else {
           char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-          out.append({u, 6});
+          emit(std::string_view{u, 6});
         }
     }
     run = ++i;
   }
-  out.append(s.substr(run));
+  emit(s.substr(run));
 }
+
+/// Appends `s` as a JSON string body (no quotes): escapes `"`, `\`, control
+/// characters and DEL; replaces invalid UTF-8 bytes by U+FFFD.
+inline void json_escape(out_buffer& out, std::string_view s) {
+  json_escape_with(s, [&](std::string_view part) { out.append(part); });
+}
+
+/// True if `s` goes into a JSON string unchanged (printable ASCII without
+/// `"` and `\`, or valid UTF-8).
+inline bool json_plain(std::string_view s) noexcept {
+  for (std::size_t i = 0; i < s.size();) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
+      ++i;
+    } else if (std::size_t n = c >= 0x80 ? utf8_len(s, i) : 0) {
+      i += n;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Cache of the escaped JSON text of interned names, filled once per
+/// name_id: per-event output then copies bytes without scanning them.
+class json_name_cache {
+ public:
+  /// Escaped body of `s`, the text of name `id` (the same id must always
+  /// come with the same text, as name_table guarantees).
+  std::string_view get(std::uint32_t id, std::string_view s) {
+    if (id < state_.size() && state_[id] != 0) return state_[id] == 1 ? s : escaped_[id];
+    return fill(id, s);
+  }
+
+ private:
+  [[gnu::noinline]] std::string_view fill(std::uint32_t id, std::string_view s) {
+    if (id >= state_.size()) {
+      state_.resize(id + 1, 0);
+      escaped_.resize(id + 1);
+    }
+    if (json_plain(s)) {
+      state_[id] = 1;
+      return s;
+    }
+    std::string& e = escaped_[id];
+    e.clear();
+    json_escape_with(s, [&](std::string_view part) { e.append(part); });
+    state_[id] = 2;
+    return e;
+  }
+
+  std::vector<std::uint8_t> state_;  // 0 = unknown, 1 = plain, 2 = escaped_
+  std::vector<std::string> escaped_;
+};
 
 /// True if the CSV field needs quotes (RFC 4180: comma, quote, CR, LF).
 inline bool csv_needs_quotes(std::string_view s) noexcept {
@@ -14418,37 +14849,238 @@ inline void csv_field(out_buffer& out, std::string_view s) {
   out.put('"');
 }
 
+// ---- raw writers: write at `p` (room checked by the caller), return the end --
+
+/// "00".."99", for writing two digits at a time.
+inline constexpr char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/// Number of decimal digits of `v` (1 for 0).
+inline int decimal_digits(std::uint64_t v) noexcept {
+  static constexpr std::uint64_t pow10[20] = {1ULL,
+                                              10ULL,
+                                              100ULL,
+                                              1000ULL,
+                                              10000ULL,
+                                              100000ULL,
+                                              1000000ULL,
+                                              10000000ULL,
+                                              100000000ULL,
+                                              1000000000ULL,
+                                              10000000000ULL,
+                                              100000000000ULL,
+                                              1000000000000ULL,
+                                              10000000000000ULL,
+                                              100000000000000ULL,
+                                              1000000000000000ULL,
+                                              10000000000000000ULL,
+                                              100000000000000000ULL,
+                                              1000000000000000000ULL,
+                                              10000000000000000000ULL};
+  int t = (std::bit_width(v | 1) * 1233) >> 12;
+  return t + 1 - (v < pow10[t] ? 1 : 0);
+}
+
+/// Writes exactly `n` digits of `v` (n = decimal_digits(v)) ending at p + n.
+inline char* write_digits(char* p, std::uint64_t v, int n) noexcept {
+  char* end = p + n;
+  char* q = end;
+  while (v >= 100) {
+    std::uint64_t r = v % 100;
+    v /= 100;
+    q -= 2;
+    std::memcpy(q, digit_pairs + 2 * r, 2);
+  }
+  if (v >= 10) {
+    q -= 2;
+    std::memcpy(q, digit_pairs + 2 * v, 2);
+  } else {
+    *--q = static_cast<char>('0' + v);
+  }
+  return end;
+}
+
+/// The 8 decimal digits of `v` < 10^8 (with leading zeros) as ASCII, first
+/// digit in the lowest byte: all digit pairs computed in parallel (SWAR).
+inline std::uint64_t digits8(std::uint32_t v) noexcept {
+  std::uint64_t x = (v / 10000) | (std::uint64_t{v % 10000} << 32);  // [abcd, efgh]
+  std::uint64_t hi = ((x * 10486) >> 20) & 0x0000007F0000007FULL;    // /100 in each lane
+  x = hi | ((x - hi * 100) << 16);                                   // [ab, cd, ef, gh]
+  std::uint64_t tens = ((x * 103) >> 10) & 0x000F000F000F000FULL;    // /10 in each lane
+  return (tens | ((x - tens * 10) << 8)) + 0x3030303030303030ULL;
+}
+
+/// Writes 1..8 digits of `v` < 10^8; stores 8 bytes at p (the ones past the
+/// returned end are scratch).
+inline char* write_upto8(char* p, std::uint32_t v) noexcept {
+  if (v < 10) {
+    *p = static_cast<char>('0' + v);
+    return p + 1;
+  }
+  const int n = decimal_digits(v);
+  const std::uint64_t w = digits8(v) >> (8 * (8 - n));
+  std::memcpy(p, &w, 8);
+  return p + n;
+}
+
+/// Decimal text of `v` (same as std::to_chars). Touches at most 20 bytes
+/// at p; bytes past the returned end may be overwritten (scratch).
+inline char* write_uint(char* p, std::uint64_t v) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    if (v < 100000000) return write_upto8(p, static_cast<std::uint32_t>(v));
+    std::uint64_t w;
+    if (v < 10000000000000000ULL) {
+      p = write_upto8(p, static_cast<std::uint32_t>(v / 100000000));
+    } else {
+      std::uint64_t top = v / 10000000000000000ULL, mid = v / 100000000 % 100000000;
+      p = write_upto8(p, static_cast<std::uint32_t>(top));
+      w = digits8(static_cast<std::uint32_t>(mid));
+      std::memcpy(p, &w, 8);
+      p += 8;
+    }
+    w = digits8(static_cast<std::uint32_t>(v % 100000000));
+    std::memcpy(p, &w, 8);
+    return p + 8;
+  } else {
+    if (v < 10) {
+      *p = static_cast<char>('0' + v);
+      return p + 1;
+    }
+    return write_digits(p, v, decimal_digits(v));
+  }
+}
+/// At most 20 bytes.
+inline char* write_int(char* p, std::int64_t v) noexcept {
+  if (v >= 0) return write_uint(p, static_cast<std::uint64_t>(v));
+  *p++ = '-';
+  return write_uint(p, 0 - static_cast<std::uint64_t>(v));
+}
+
+/// Shortest text that reads back to the same double, byte for byte what
+/// std::to_chars(p, end, v) writes (fixed or scientific, whichever is
+/// shorter, fixed on a tie); nothing when not finite. At most 32 bytes.
+/// Integral values take an integer path; other values use fmt's Dragonbox
+/// (the same shortest, closest digits as the Ryu inside std::to_chars, about
+/// 2-3x faster), laid out here exactly as to_chars does.
+inline char* write_double(char* p, double v) noexcept {
+  if (!std::isfinite(v)) return p;
+  if (v == std::trunc(v)) {
+    if (std::fabs(v) < 9.0e15) return write_int(p, static_cast<std::int64_t>(v));
+    return std::to_chars(p, p + 32, v).ptr;
+  }
+#if TPUPROF_FMT_DRAGONBOX
+  // Not integral, so |v| < 2^52 and the shortest decimal has digits after
+  // the point: v = sig * 10^exp with exp < 0 and no trailing zeros.
+  if (std::signbit(v)) *p++ = '-';
+  const auto d = fmt::detail::dragonbox::to_decimal(std::fabs(v));
+  const std::uint64_t sig = d.significand;
+  const int n = decimal_digits(sig), e = d.exponent;
+  const int sci_exp = n - 1 + e;  // exponent of the first digit
+  const int abs_sci = sci_exp < 0 ? -sci_exp : sci_exp;
+  const int fixed_len = sci_exp >= 0 ? n + 1 : 2 - e;
+  const int sci_len = n + (n > 1 ? 1 : 0) + 2 + (abs_sci < 100 ? 2 : 3);
+  if (fixed_len <= sci_len) {
+    if (sci_exp >= 0) {  // ddd.ddd: write the digits one place right, then move the integer part
+      write_uint(p + 1, sig);
+      for (int i = 0; i <= sci_exp; ++i) p[i] = p[i + 1];
+      p[sci_exp + 1] = '.';
+      return p + n + 1;
+    }
+    if (sci_exp >= -7) {  // 0.000ddd
+      std::memcpy(p, "0.000000", 8);
+    } else {
+      p[0] = '0';
+      p[1] = '.';
+      std::memset(p + 2, '0', static_cast<std::size_t>(-sci_exp - 1));
+    }
+    return write_uint(p + 1 - sci_exp, sig);
+  }
+  write_uint(p + 1, sig);  // d.ddde-XX
+  p[0] = p[1];
+  char* q = p + 1;
+  if (n > 1) {
+    *q = '.';
+    q += n;
+  }
+  *q++ = 'e';
+  *q++ = sci_exp < 0 ? '-' : '+';
+  if (abs_sci >= 100) {
+    *q++ = static_cast<char>('0' + abs_sci / 100);
+    std::memcpy(q, digit_pairs + 2 * (abs_sci % 100), 2);
+  } else {
+    std::memcpy(q, digit_pairs + 2 * abs_sci, 2);
+  }
+  return q + 2;
+#else
+  return std::to_chars(p, p + 32, v).ptr;
+#endif
+}
+
+/// ns as microseconds with exactly 3 decimals ("-1.005", "12.000"): exact
+/// for Chrome JSON readers while |ns| < 2^51. At most 25 bytes.
+inline char* write_us3(char* p, std::int64_t ns) noexcept {
+  std::uint64_t a = ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+  if (ns < 0) *p++ = '-';
+  p = write_uint(p, a / 1000);
+  std::uint64_t f = a % 1000;
+  p[0] = '.';
+  p[1] = static_cast<char>('0' + f / 100);
+  std::memcpy(p + 2, digit_pairs + 2 * (f % 100), 2);
+  return p + 4;
+}
+
+/// Copies a string literal (size known at compile time) and returns the end.
+template <std::size_t N>
+inline char* write_lit(char* p, const char (&s)[N]) noexcept {
+  std::memcpy(p, s, N - 1);
+  return p + (N - 1);
+}
+/// Copies `s`; short strings (names) with a few fixed-size moves instead of
+/// a memcpy call. Reads only inside `s`.
+inline char* write_str(char* p, std::string_view s) noexcept {
+  const char* q = s.data();
+  const std::size_t n = s.size();
+  if (n >= 8 && n <= 16) {
+    std::memcpy(p, q, 8);
+    std::memcpy(p + n - 8, q + n - 8, 8);
+  } else if (n >= 4 && n < 8) {
+    std::memcpy(p, q, 4);
+    std::memcpy(p + n - 4, q + n - 4, 4);
+  } else if (n < 4) {
+    if (n) {
+      p[0] = q[0];
+      p[n / 2] = q[n / 2];
+      p[n - 1] = q[n - 1];
+    }
+  } else {
+    std::memcpy(p, q, n);
+  }
+  return p + n;
+}
+
+// ---- buffered forms ------------------------------------------------------
+
 template <class T>
 inline void put_int(out_buffer& out, T v) {
   char* p = out.reserve(24);
-  out.commit(std::to_chars(p, p + 24, v).ptr);
+  if constexpr (std::is_signed_v<T>)
+    out.commit(write_int(p, static_cast<std::int64_t>(v)));
+  else
+    out.commit(write_uint(p, static_cast<std::uint64_t>(v)));
 }
 
 /// Shortest text that reads back to the same double; nothing when not finite.
 inline void put_double(out_buffer& out, double v) {
-  if (!std::isfinite(v)) return;
   char* p = out.reserve(32);
-  if (v == std::trunc(v) && std::fabs(v) < 9.0e15) {  // integral: integer path, same text
-    out.commit(std::to_chars(p, p + 32, static_cast<std::int64_t>(v)).ptr);
-    return;
-  }
-  out.commit(std::to_chars(p, p + 32, v).ptr);
+  out.commit(write_double(p, v));
 }
 
-/// ns as microseconds with exactly 3 decimals ("-1.005", "12.000"): exact
-/// for Chrome JSON readers while |ns| < 2^51.
+/// ns as microseconds with exactly 3 decimals (see write_us3).
 inline void put_us3(out_buffer& out, std::int64_t ns) {
   char* p = out.reserve(32);
-  char* q = p;
-  std::uint64_t a = ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
-  if (ns < 0) *q++ = '-';
-  q = std::to_chars(q, q + 24, a / 1000).ptr;
-  std::uint64_t f = a % 1000;
-  q[0] = '.';
-  q[1] = static_cast<char>('0' + f / 100);
-  q[2] = static_cast<char>('0' + f / 10 % 10);
-  q[3] = static_cast<char>('0' + f % 10);
-  out.commit(q + 4);
+  out.commit(write_us3(p, ns));
 }
 
 }  // namespace tpuprof::detail
@@ -14641,70 +15273,72 @@ class chrome_json_sink {
   }
 
   void write(const engine_event& e) {
+    using namespace detail;
     header();
     auto& tr = track_for(e.device, e.unit, e.engine);
     std::int64_t b = to_ns(e.begin_ns), en = std::max(b, to_ns(e.end_ns));
     std::uint32_t lane = pick_lane(tr, b, en);
-    open_event();
-    buf_.append(R"("ph":"X","cat":")");
-    buf_.append(name(e.engine));
-    buf_.append(R"(","name":")");
-    std::string_view op = e.op ? names()[e.op] : std::string_view{};
-    detail::json_escape(buf_, op.empty() ? std::string_view{"unknown"} : op);
-    buf_.append(R"(","pid":)");
-    detail::put_int(buf_, tr.pid);
-    buf_.append(R"(,"tid":)");
-    detail::put_int(buf_, tr.tid0 + lane);
-    buf_.append(R"(,"ts":)");
-    detail::put_us3(buf_, b - origin_);
-    buf_.append(R"(,"dur":)");
-    detail::put_us3(buf_, en - b);
-    buf_.append(R"(,"args":{)");
-    char sep = ' ';
-    auto key = [&](std::string_view k) {
-      if (sep == ',') buf_.put(',');
-      sep = ',';
-      buf_.put('"');
-      buf_.append(k);
-      buf_.append("\":");
+    const std::string_view op = op_json(e.op);
+    const std::string_view fn =
+        e.function ? esc_.get(e.function, names()[e.function]) : std::string_view{};
+    const std::string_view eng = name(e.engine);
+    // One reservation per event: fixed text and numbers need < 400 bytes.
+    char* p = buf_.reserve(400 + eng.size() + op.size() + fn.size());
+    if (!first_) *p++ = ',';
+    first_ = false;
+    p = write_lit(p, "\n{\"ph\":\"X\",\"cat\":\"");
+    p = write_str(p, eng);
+    p = write_lit(p, "\",\"name\":\"");
+    p = write_str(p, op);
+    p = write_lit(p, "\",\"pid\":");
+    p = write_uint(p, tr.pid);
+    p = write_lit(p, ",\"tid\":");
+    p = write_uint(p, tr.tid0 + lane);
+    p = write_lit(p, ",\"ts\":");
+    p = write_us3(p, b - origin_);
+    p = write_lit(p, ",\"dur\":");
+    p = write_us3(p, en - b);
+    p = write_lit(p, ",\"args\":{");
+    char* const args = p;
+    const auto key = [&](std::string_view k) {
+      if (p != args) *p++ = ',';
+      p = write_str(p, k);
     };
     if (is_hardware(e.engine)) {
-      key("cmd_id");
-      detail::put_int(buf_, e.cmd_id);
+      key("\"cmd_id\":");
+      p = write_uint(p, e.cmd_id);
     }
     if (e.has_bytes()) {
-      key("bytes");
-      detail::put_int(buf_, e.bytes);
+      key("\"bytes\":");
+      p = write_uint(p, e.bytes);
     }
     if (double bw = e.bandwidth_gbps(); std::isfinite(bw)) {
-      key("ddr_bandwidth_gbps");
-      detail::put_double(buf_, bw);
+      key("\"ddr_bandwidth_gbps\":");
+      p = write_double(p, bw);
     }
     if (std::isfinite(e.uarch_rate)) {
-      key("uarch_rate");
-      detail::put_double(buf_, static_cast<double>(e.uarch_rate));
+      key("\"uarch_rate\":");
+      p = write_double(p, static_cast<double>(e.uarch_rate));
     }
     if (e.layer_id >= 0) {
-      key("layer_id");
-      detail::put_int(buf_, e.layer_id);
+      key("\"layer_id\":");
+      p = write_int(p, e.layer_id);
     }
     if (e.function) {
-      key("function");
-      buf_.put('"');
-      detail::json_escape(buf_, names()[e.function]);
-      buf_.put('"');
+      key("\"function\":\"");
+      p = write_str(p, fn);
+      *p++ = '"';
     }
     if (e.dir() != direction::none) {
-      key("direction");
-      buf_.put('"');
-      buf_.append(name(e.dir()));
-      buf_.put('"');
+      key("\"direction\":\"");
+      p = write_str(p, name(e.dir()));
+      *p++ = '"';
     }
     if (is_hardware(e.engine) && !e.matched()) {
-      key("matched");
-      buf_.append("false");
+      key("\"matched\":false");
     }
-    buf_.append("}}");
+    p = write_lit(p, "}}");
+    buf_.commit(p);
     if (tr.counters) {
       double bytes = e.has_bytes() ? static_cast<double>(e.bytes) : 0.0;
       tr.win.add(b, en, bytes, emitter(tr));
@@ -14736,6 +15370,12 @@ class chrome_json_sink {
   const name_table& names() const noexcept {
     static const name_table empty;
     return info_ ? info_->names : empty;
+  }
+  /// Escaped op name ("unknown" for none), cached per name id.
+  std::string_view op_json(name_id op) {
+    std::string_view s = op ? names()[op] : std::string_view{};
+    if (s.empty()) return "unknown";
+    return esc_.get(op, s);
   }
   std::int64_t to_ns(double ns) const noexcept {
     return ns == ns ? static_cast<std::int64_t>(std::llround(ns)) : 0;
@@ -14861,6 +15501,7 @@ class chrome_json_sink {
   }
 
   detail::out_buffer buf_;
+  detail::json_name_cache esc_;
   chrome_json_options opt_;
   const trace_info* info_ = nullptr;
   std::int64_t origin_ = 0, window_ = 10'000;
@@ -14909,46 +15550,54 @@ class csv_sink {
   }
 
   void write(const engine_event& e) {
+    using namespace detail;
     if (!is_hardware(e.engine)) return;
     head();
     const bool cdma = e.engine == engine::cdma;
-    detail::put_int(buf_, unsigned{e.device});
-    buf_.put(',');
-    if (!cdma) detail::put_int(buf_, unsigned{e.unit});
-    buf_.put(',');
-    buf_.append(name(e.engine));
-    buf_.put(',');
-    detail::put_int(buf_, e.cmd_id);
-    buf_.put(',');
-    detail::put_int(buf_, e.begin_cycle);
-    buf_.put(',');
-    detail::put_int(buf_, e.end_cycle);
-    buf_.put(',');
-    detail::put_double(buf_, e.begin_ns);
-    buf_.put(',');
-    detail::put_double(buf_, e.end_ns);
-    buf_.put(',');
-    detail::put_double(buf_, e.dur_ns());
-    buf_.put(',');
-    std::string_view op = e.op ? names()[e.op] : std::string_view{};
-    detail::csv_field(buf_, op.empty() ? std::string_view{"unknown"} : op);
-    buf_.put(',');
-    if (e.has_bytes()) detail::put_int(buf_, e.bytes);
-    buf_.put(',');
+    const std::string_view op = field(e.op, true);
+    const std::string_view fn = e.function ? field(e.function, false) : std::string_view{};
+    const std::string_view eng = name(e.engine);
+    // One reservation per row: fixed text and numbers need < 400 bytes.
+    char* p = buf_.reserve(400 + eng.size() + op.size() + fn.size());
+    p = write_uint(p, e.device);
+    *p++ = ',';
+    if (!cdma) p = write_uint(p, e.unit);
+    *p++ = ',';
+    p = write_str(p, eng);
+    *p++ = ',';
+    p = write_uint(p, e.cmd_id);
+    *p++ = ',';
+    p = write_uint(p, e.begin_cycle);
+    *p++ = ',';
+    p = write_uint(p, e.end_cycle);
+    *p++ = ',';
+    p = write_double(p, e.begin_ns);
+    *p++ = ',';
+    p = write_double(p, e.end_ns);
+    *p++ = ',';
+    p = write_double(p, e.dur_ns());
+    *p++ = ',';
+    p = write_str(p, op);
+    *p++ = ',';
+    if (e.has_bytes()) p = write_uint(p, e.bytes);
+    *p++ = ',';
     double bw = e.bandwidth_gbps();
-    if (ddr_side(e.dir())) detail::put_double(buf_, bw);
-    buf_.put(',');
-    if (l2_side(e.dir())) detail::put_double(buf_, bw);
-    buf_.put(',');
-    detail::put_double(buf_, static_cast<double>(e.uarch_rate));
-    buf_.put(',');
-    if (e.layer_id >= 0) detail::put_int(buf_, e.layer_id);
-    buf_.put(',');
-    if (e.function) detail::csv_field(buf_, names()[e.function]);
-    buf_.put(',');
-    if (cdma) detail::put_int(buf_, unsigned{e.unit});
-    buf_.append(e.matched() ? ",1" : ",0");
-    eol();
+    if (ddr_side(e.dir())) p = write_double(p, bw);
+    *p++ = ',';
+    if (l2_side(e.dir())) p = write_double(p, bw);
+    *p++ = ',';
+    p = write_double(p, static_cast<double>(e.uarch_rate));
+    *p++ = ',';
+    if (e.layer_id >= 0) p = write_int(p, e.layer_id);
+    *p++ = ',';
+    p = write_str(p, fn);
+    *p++ = ',';
+    if (cdma) p = write_uint(p, e.unit);
+    p = write_lit(p, ",0");
+    if (e.matched()) p[-1] = '1';
+    if (opt_.crlf) *p++ = '\r';
+    *p++ = '\n';
+    buf_.commit(p);
   }
 
   void finish() {
@@ -14983,6 +15632,33 @@ class csv_sink {
     static const name_table empty;
     return info_ ? info_->names : empty;
   }
+  /// CSV field text of name `id` (quoted when needed), cached per id;
+  /// `unknown_if_empty` gives "unknown" for no name (the op column).
+  std::string_view field(name_id id, bool unknown_if_empty) {
+    std::string_view s = id ? names()[id] : std::string_view{};
+    if (s.empty()) return unknown_if_empty ? std::string_view{"unknown"} : std::string_view{};
+    if (id < state_.size() && state_[id] != 0) return state_[id] == 1 ? s : quoted_[id];
+    return fill(id, s);
+  }
+  [[gnu::noinline]] std::string_view fill(name_id id, std::string_view s) {
+    if (id >= state_.size()) {
+      state_.resize(std::size_t{id} + 1, 0);
+      quoted_.resize(std::size_t{id} + 1);
+    }
+    if (!detail::csv_needs_quotes(s)) {
+      state_[id] = 1;
+      return s;
+    }
+    std::string& q = quoted_[id];
+    q = "\"";
+    for (char c : s) {
+      q += c;
+      if (c == '"') q += '"';
+    }
+    q += '"';
+    state_[id] = 2;
+    return q;
+  }
   void eol() { buf_.append(opt_.crlf ? std::string_view{"\r\n"} : std::string_view{"\n"}); }
   void head() {
     if (headed_) return;
@@ -14996,6 +15672,8 @@ class csv_sink {
   csv_options opt_;
   const trace_info* info_ = nullptr;
   bool headed_ = false;
+  std::vector<std::uint8_t> state_;  // per name id: 0 = unknown, 1 = plain, 2 = quoted_
+  std::vector<std::string> quoted_;
 };
 
 /// One row per (device, core/port, engine) track, in track order, written at
