@@ -25,6 +25,7 @@
 #include <tpuprof/decode/bmprofile/chip.hpp>
 #include <tpuprof/decode/bmprofile/commands.hpp>
 #include <tpuprof/decode/bmprofile/global_profile.hpp>
+#include <tpuprof/decode/bmprofile/net_stat.hpp>
 #include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/decode/regs/instruction.hpp>
 #include <tpuprof/event.hpp>
@@ -157,6 +158,12 @@ class bmprofile_decoder {
   const trace_info& info() const noexcept { return info_; }
   const bmprofile::global_profile& global() const noexcept { return global_; }
   const std::vector<bmprofile::iter_blocks>& iterations() const noexcept { return iters_; }
+  /// The compiler's estimate (net_stat.sim), when the dump has one.
+  const std::optional<bmprofile::net_stat>& net_stat() const noexcept { return net_stat_; }
+  /// DYN_EXTRA entries (MCU strings, issued descriptors) of iteration `it`.
+  const std::vector<bmprofile::dyn_extra_entry>& dyn_extra(std::size_t it) const {
+    return dyn_extra_.at(it);
+  }
 
   class event_view;
   /// Every hardware event: all TIU events, then all GDMA events.
@@ -385,6 +392,8 @@ class bmprofile_decoder {
   trace_info info_;
   bmprofile::global_profile global_;
   std::vector<bmprofile::iter_blocks> iters_;
+  std::optional<bmprofile::net_stat> net_stat_;
+  std::vector<std::vector<bmprofile::dyn_extra_entry>> dyn_extra_;
   std::vector<bmprofile::pmu_list> lists_;
   std::vector<engine_event> spans_;
   /// Per subnet id: op/func name ids per static node (stable addresses).
@@ -460,6 +469,10 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
   }
   if (iters_.empty())
     throw decode_error(files_.label() + "/iter0.profile", decode_error::no_offset, "missing file");
+  for (const auto& ib : iters_)
+    dyn_extra_.push_back(ib.dyn_extra.empty() ? std::vector<dyn_extra_entry>{}
+                                              : read_dyn_extra(ib.dyn_extra[0], diag));
+  if (auto r = files_.find("net_stat.sim")) net_stat_ = parse_net_stat(*r, diag);
 
   // Host timeline: gaps between subnet runs removed (§6.2).
   std::vector<double> base_us(iters_.size(), 0.0);
@@ -984,6 +997,19 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
   info_.properties.emplace_back("subnets", std::to_string(global_.subnets.size()));
   info_.properties.emplace_back("tiu_shift_cycles",
                                 lists_.empty() ? "0" : std::to_string(lists_.front().shift));
+  if (net_stat_) {
+    info_.properties.emplace_back(
+        "net_stat_sim", std::to_string(net_stat_->tiu.size()) + " TIU + " +
+                            std::to_string(net_stat_->gdma.size()) + " GDMA estimated commands");
+    if (net_stat_->flops) info_.properties.emplace_back("flops", std::to_string(net_stat_->flops));
+  }
+  bool any_pmu = false;
+  for (const auto& l : lists_) any_pmu = any_pmu || l.count > 0;
+  if (!any_pmu) {
+    info_.mode += net_stat_ ? ", no PMU data (net_stat.sim estimate available)" : ", no PMU data";
+    diag.add(diag::empty_block, files_.label(), decode_error::no_offset,
+             "no TIU or GDMA PMU records in any iteration");
+  }
 }
 
 }  // namespace tpuprof

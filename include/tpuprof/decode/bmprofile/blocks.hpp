@@ -168,4 +168,40 @@ inline std::vector<dyn_record> read_dyn_records(const io::byte_reader& r,
   return v;
 }
 
+/// One DYN_EXTRA entry: text (STRING) or a raw command descriptor (BINARY)
+/// attached to the MCU record with the same profile_id.
+struct dyn_extra_entry {
+  std::uint32_t profile_id = 0;
+  std::uint32_t type = 0;  ///< 0 STRING, 1 BINARY, 100 CUSTOM
+  io::byte_reader content;
+};
+
+/// DYN_EXTRA entries (`u32 profile_id, u32 type, u32 len, len bytes`); a
+/// truncated tail is dropped with a diagnostic, unknown types are counted.
+inline std::vector<dyn_extra_entry> read_dyn_extra(const io::byte_reader& r,
+                                                   decode_diagnostics& diag) {
+  std::vector<dyn_extra_entry> v;
+  std::size_t off = 0;
+  while (off < r.size()) {
+    if (r.size() - off < 12) {
+      diag.add(diag::truncated_tail, r.file(), r.base() + off,
+               "partial DYN_EXTRA entry header ignored");
+      break;
+    }
+    const auto pid = r.u32(off), type = r.u32(off + 4), len = r.u32(off + 8);
+    if (len > r.size() - off - 12) {
+      diag.add(diag::truncated_tail, r.file(), r.base() + off,
+               "DYN_EXTRA entry claims " + std::to_string(len) + " bytes, only " +
+                   std::to_string(r.size() - off - 12) + " remain: dropped");
+      break;
+    }
+    if (type != 0 && type != 1 && type != 100)
+      diag.add(diag::unknown_enum, r.file(), r.base() + off + 4,
+               "unknown DYN_EXTRA type " + std::to_string(type));
+    v.push_back({pid, type, r.sub(off + 12, len, "DYN_EXTRA entry")});
+    off += 12 + static_cast<std::size_t>(len);
+  }
+  return v;
+}
+
 }  // namespace tpuprof::bmprofile
