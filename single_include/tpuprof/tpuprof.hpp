@@ -9145,6 +9145,42 @@ inline std::vector<dyn_record> read_dyn_records(const io::byte_reader& r,
   return v;
 }
 
+/// One DYN_EXTRA entry: text (STRING) or a raw command descriptor (BINARY)
+/// attached to the MCU record with the same profile_id.
+struct dyn_extra_entry {
+  std::uint32_t profile_id = 0;
+  std::uint32_t type = 0;  ///< 0 STRING, 1 BINARY, 100 CUSTOM
+  io::byte_reader content;
+};
+
+/// DYN_EXTRA entries (`u32 profile_id, u32 type, u32 len, len bytes`); a
+/// truncated tail is dropped with a diagnostic, unknown types are counted.
+inline std::vector<dyn_extra_entry> read_dyn_extra(const io::byte_reader& r,
+                                                   decode_diagnostics& diag) {
+  std::vector<dyn_extra_entry> v;
+  std::size_t off = 0;
+  while (off < r.size()) {
+    if (r.size() - off < 12) {
+      diag.add(diag::truncated_tail, r.file(), r.base() + off,
+               "partial DYN_EXTRA entry header ignored");
+      break;
+    }
+    const auto pid = r.u32(off), type = r.u32(off + 4), len = r.u32(off + 8);
+    if (len > r.size() - off - 12) {
+      diag.add(diag::truncated_tail, r.file(), r.base() + off,
+               "DYN_EXTRA entry claims " + std::to_string(len) + " bytes, only " +
+                   std::to_string(r.size() - off - 12) + " remain: dropped");
+      break;
+    }
+    if (type != 0 && type != 1 && type != 100)
+      diag.add(diag::unknown_enum, r.file(), r.base() + off + 4,
+               "unknown DYN_EXTRA type " + std::to_string(type));
+    v.push_back({pid, type, r.sub(off + 12, len, "DYN_EXTRA entry")});
+    off += 12 + static_cast<std::size_t>(len);
+  }
+  return v;
+}
+
 }  // namespace tpuprof::bmprofile
 // ---- end <tpuprof/decode/bmprofile/blocks.hpp>
 // ---- begin <tpuprof/decode/bmprofile/commands.hpp>
@@ -9437,6 +9473,150 @@ inline global_profile parse_global_profile(const io::byte_reader& r, decode_diag
 
 }  // namespace tpuprof::bmprofile
 // ---- end <tpuprof/decode/bmprofile/global_profile.hpp>
+// ---- begin <tpuprof/decode/bmprofile/net_stat.hpp>
+/// net_stat.sim: the compiler's cmodel estimate of every command's time, in
+/// the BM1684X bmodel (format-bm1684x.md §5.11). Used when a dump has no PMU
+/// data, and to compare estimated with measured times.
+
+
+
+namespace tpuprof::bmprofile {
+
+/// One estimated command: `<name>|<op>|s:|b:|g:|e:|t:[|dr:|sz:|bw:]`.
+struct sim_item {
+  std::string name;     ///< e.g. "Conv2D_26" (layer type _ layer id)
+  std::string op;       ///< e.g. "AR", "GDMA_TENSOR"
+  double start_ns = 0;  ///< section offset + s (cycles at 1 GHz = ns)
+  double end_ns = 0;
+  double cost_ns = 0;  ///< t: the cmodel's cost (instruction.csv "Alg cycle")
+  std::uint32_t bd_id = 0, gdma_id = 0;
+  int dir = -1;                   ///< GDMA only
+  std::uint64_t bytes = 0;        ///< GDMA only
+  std::optional<double> bw_gbps;  ///< GDMA only, when printed
+  std::int32_t layer_id = -1;     ///< from a trailing `_<digits>` of the name
+  bool is_gdma = false;
+};
+
+struct net_stat {
+  std::vector<sim_item> tiu, gdma;
+  std::uint64_t flops = 0;  ///< sum of `flops:` lines
+};
+
+namespace detail {
+inline std::optional<double> sim_num(std::string_view v) {
+  double x = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec != std::errc{} || p != v.data() + v.size()) return std::nullopt;
+  return x;
+}
+}  // namespace detail
+
+/// Parses net_stat.sim. Items that do not parse are skipped and counted
+/// (diag::other); never throws for content, only never reads out of bounds.
+inline net_stat parse_net_stat(const io::byte_reader& r, decode_diagnostics& diag) {
+  net_stat ns;
+  std::string_view text(reinterpret_cast<const char*>(r.bytes().data()), r.size());
+  bool in_section = false;
+  double offset = 0, last_end = 0;
+  std::uint64_t bad = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    std::string_view line =
+        text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    // tokens of the line
+    std::vector<std::string_view> tok;
+    for (std::size_t i = 0; i < line.size();) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+      std::size_t j = i;
+      while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+      if (j > i) tok.push_back(line.substr(i, j - i));
+      i = j;
+    }
+    if (tok.size() == 2 && tok[0] == "ENGINE_BD" && tok[1] == "ENGINE_GDMA") {
+      in_section = true;
+      offset = last_end;
+      continue;
+    }
+    if (tok.size() == 1 && tok[0].find_first_not_of('-') == std::string_view::npos) {
+      in_section = false;
+      continue;
+    }
+    if (!tok.empty() && tok[0] == "flops:" && tok.size() > 1) {
+      std::string_view v = tok[1];
+      if (!v.empty() && v.back() == ',') v.remove_suffix(1);
+      if (auto f = detail::sim_num(v)) ns.flops += static_cast<std::uint64_t>(*f);
+      continue;
+    }
+    if (!in_section) continue;
+    for (auto t : tok) {
+      sim_item it;
+      std::size_t field = 0;
+      bool ok = true, has_s = false, has_e = false;
+      for (std::size_t i = 0; i <= t.size() && ok;) {
+        std::size_t j = t.find('|', i);
+        if (j == std::string_view::npos) j = t.size();
+        std::string_view f = t.substr(i, j - i);
+        if (field == 0)
+          it.name = std::string(f);
+        else if (field == 1)
+          it.op = std::string(f);
+        else {
+          auto c = f.find(':');
+          if (c == std::string_view::npos) {
+            ok = false;
+            break;
+          }
+          auto k = f.substr(0, c);
+          auto v = detail::sim_num(f.substr(c + 1));
+          if (!v) {
+            ok = false;
+            break;
+          }
+          if (k == "s")
+            it.start_ns = *v, has_s = true;
+          else if (k == "e")
+            it.end_ns = *v, has_e = true;
+          else if (k == "t")
+            it.cost_ns = *v;
+          else if (k == "b")
+            it.bd_id = static_cast<std::uint32_t>(*v);
+          else if (k == "g")
+            it.gdma_id = static_cast<std::uint32_t>(*v);
+          else if (k == "dr")
+            it.dir = static_cast<int>(*v), it.is_gdma = true;
+          else if (k == "sz")
+            it.bytes = static_cast<std::uint64_t>(*v);
+          else if (k == "bw")
+            it.bw_gbps = *v;
+        }
+        ++field;
+        i = j + 1;
+      }
+      if (!ok || field < 3 || !has_s || !has_e) {
+        ++bad;
+        continue;
+      }
+      it.start_ns += offset;
+      it.end_ns += offset;
+      last_end = std::max(last_end, it.end_ns);
+      auto us = it.name.rfind('_');
+      if (us != std::string::npos && us + 1 < it.name.size() &&
+          it.name.find_first_not_of("0123456789", us + 1) == std::string::npos &&
+          it.name.size() - us - 1 < 10)
+        it.layer_id = static_cast<std::int32_t>(std::stol(it.name.substr(us + 1)));
+      (it.is_gdma ? ns.gdma : ns.tiu).push_back(std::move(it));
+    }
+  }
+  if (bad)
+    diag.add(diag::other, r.file(), ~std::uint64_t{0},
+             "net_stat.sim items that do not parse were skipped", bad);
+  return ns;
+}
+
+}  // namespace tpuprof::bmprofile
+// ---- end <tpuprof/decode/bmprofile/net_stat.hpp>
 // ---- begin <tpuprof/decode/decoded_trace.hpp>
 /// decoded_trace: what every decoder returns (trace_info + event ranges), and
 /// materialized_trace, the owning in-memory form (tests, merges, generators).
@@ -9609,6 +9789,12 @@ class bmprofile_decoder {
   const trace_info& info() const noexcept { return info_; }
   const bmprofile::global_profile& global() const noexcept { return global_; }
   const std::vector<bmprofile::iter_blocks>& iterations() const noexcept { return iters_; }
+  /// The compiler's estimate (net_stat.sim), when the dump has one.
+  const std::optional<bmprofile::net_stat>& net_stat() const noexcept { return net_stat_; }
+  /// DYN_EXTRA entries (MCU strings, issued descriptors) of iteration `it`.
+  const std::vector<bmprofile::dyn_extra_entry>& dyn_extra(std::size_t it) const {
+    return dyn_extra_.at(it);
+  }
 
   class event_view;
   /// Every hardware event: all TIU events, then all GDMA events.
@@ -9837,6 +10023,8 @@ class bmprofile_decoder {
   trace_info info_;
   bmprofile::global_profile global_;
   std::vector<bmprofile::iter_blocks> iters_;
+  std::optional<bmprofile::net_stat> net_stat_;
+  std::vector<std::vector<bmprofile::dyn_extra_entry>> dyn_extra_;
   std::vector<bmprofile::pmu_list> lists_;
   std::vector<engine_event> spans_;
   /// Per subnet id: op/func name ids per static node (stable addresses).
@@ -9912,6 +10100,10 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
   }
   if (iters_.empty())
     throw decode_error(files_.label() + "/iter0.profile", decode_error::no_offset, "missing file");
+  for (const auto& ib : iters_)
+    dyn_extra_.push_back(ib.dyn_extra.empty() ? std::vector<dyn_extra_entry>{}
+                                              : read_dyn_extra(ib.dyn_extra[0], diag));
+  if (auto r = files_.find("net_stat.sim")) net_stat_ = parse_net_stat(*r, diag);
 
   // Host timeline: gaps between subnet runs removed (§6.2).
   std::vector<double> base_us(iters_.size(), 0.0);
@@ -10436,6 +10628,19 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
   info_.properties.emplace_back("subnets", std::to_string(global_.subnets.size()));
   info_.properties.emplace_back("tiu_shift_cycles",
                                 lists_.empty() ? "0" : std::to_string(lists_.front().shift));
+  if (net_stat_) {
+    info_.properties.emplace_back(
+        "net_stat_sim", std::to_string(net_stat_->tiu.size()) + " TIU + " +
+                            std::to_string(net_stat_->gdma.size()) + " GDMA estimated commands");
+    if (net_stat_->flops) info_.properties.emplace_back("flops", std::to_string(net_stat_->flops));
+  }
+  bool any_pmu = false;
+  for (const auto& l : lists_) any_pmu = any_pmu || l.count > 0;
+  if (!any_pmu) {
+    info_.mode += net_stat_ ? ", no PMU data (net_stat.sim estimate available)" : ", no PMU data";
+    diag.add(diag::empty_block, files_.label(), decode_error::no_offset,
+             "no TIU or GDMA PMU records in any iteration");
+  }
 }
 
 }  // namespace tpuprof
