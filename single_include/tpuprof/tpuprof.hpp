@@ -9677,6 +9677,15 @@ namespace bmprofile {
 inline constexpr std::uint32_t no_pair = 0xFFFFFFFFu;
 inline constexpr std::uint32_t dyn_pair_bit = 0x80000000u;
 
+/// Per static node: uArch rate (TIU) and descriptor direction, NaN / none if unknown.
+struct node_facts {
+  name_id op = 0;
+  name_id op_type = 0;
+  std::int32_t layer_id = -1;
+  float uarch_rate = std::numeric_limits<float>::quiet_NaN();
+  direction dir = direction::none;
+};
+
 /// MCU record with its times relative to the subnet start (µs).
 struct dyn_event {
   dyn_record rec;
@@ -9704,7 +9713,10 @@ struct pmu_list {
   const std::vector<name_id>* node_ops = nullptr;                   ///< op name per static node
   const std::vector<name_id>* node_types = nullptr;                 ///< func name per static node
   const std::vector<const regs::instruction*>* node_ins = nullptr;  ///< per static node, or null
-  const std::vector<dyn_event>* dyns = nullptr;                     ///< NODE_SETs of this engine
+  /// What events need from each node's decoded command, packed (the
+  /// instructions themselves are large; reading them per event is slow).
+  const std::vector<node_facts>* facts = nullptr;
+  const std::vector<dyn_event>* dyns = nullptr;  ///< NODE_SETs of this engine
 };
 
 /// trunc toward zero like Python's int(), saturating instead of UB on absurd values.
@@ -9876,20 +9888,16 @@ class bmprofile_decoder {
     if (pr != bmprofile::no_pair) {
       e.set_flag(engine_event::flag_matched);
       if ((pr & bmprofile::dyn_pair_bit) == 0) {
-        const auto& node = (*l.nodes)[pr];
-        e.op = pr < l.node_ops->size() ? (*l.node_ops)[pr] : name_id{0};
-        e.op_type = (*l.node_types)[pr];
-        if (node.layer >= 0)
-          e.layer_id = l.subnet->layers[static_cast<std::size_t>(node.layer)].layer_id;
-        if (l.node_ins && pr < l.node_ins->size() && (*l.node_ins)[pr]) {
-          const auto& ins = *(*l.node_ins)[pr];
-          if (ins.table) {
-            if (l.eng == engine::tiu) e.uarch_rate = ins.uarch_rate();
-            // the PMU counters say what moved; the descriptor fills in when they cannot
-            if ((e.dir() == direction::none || e.dir() == direction::unknown) &&
-                ins.dir != direction::none && ins.dir != direction::unknown)
-              e.set_dir(ins.dir);
-          }
+        if (l.facts && pr < l.facts->size()) {
+          const auto& f = (*l.facts)[pr];
+          e.op = f.op;
+          e.op_type = f.op_type;
+          e.layer_id = f.layer_id;
+          e.uarch_rate = f.uarch_rate;
+          // the PMU counters say what moved; the descriptor fills in when they cannot
+          if ((e.dir() == direction::none || e.dir() == direction::unknown) &&
+              f.dir != direction::none && f.dir != direction::unknown)
+            e.set_dir(f.dir);
         }
       } else {
         const auto& d = (*l.dyns)[pr & ~bmprofile::dyn_pair_bit].rec;
@@ -10032,6 +10040,7 @@ class bmprofile_decoder {
   /// Per subnet id: decoded commands in buffer order, and per static node.
   std::map<std::int64_t, std::vector<regs::instruction>> tiu_cmds_, gdma_cmds_;
   std::map<std::int64_t, std::vector<const regs::instruction*>> tiu_ins_, gdma_ins_;
+  std::map<std::int64_t, std::vector<bmprofile::node_facts>> tiu_facts_, gdma_facts_;
   /// (engine, group, cmd_id, begin_cycle) of a statically paired event -> its command.
   std::map<std::tuple<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>,
            const regs::instruction*>
@@ -10192,8 +10201,17 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
           const auto& decoded = tiu ? tiu_cmds_[sid] : gdma_cmds_[sid];
           auto& ins = tiu ? tiu_ins_[sid] : gdma_ins_[sid];
           ins.assign(nodes.size(), nullptr);
+          auto& facts = tiu ? tiu_facts_[sid] : gdma_facts_[sid];
+          facts.assign(nodes.size(), {});
+          for (std::size_t k = 0; k < nodes.size(); ++k)
+            if (nodes[k].layer >= 0)
+              facts[k].layer_id = subnet->layers[static_cast<std::size_t>(nodes[k].layer)].layer_id;
           for (std::size_t k = 0; k < nodes.size() && k < decoded.size(); ++k)
-            if (decoded[k].table) ins[k] = &decoded[k];
+            if (decoded[k].table) {
+              ins[k] = &decoded[k];
+              if (tiu) facts[k].uarch_rate = decoded[k].uarch_rate();
+              facts[k].dir = decoded[k].dir;
+            }
           if (!cmds.empty() && cmds.size() != nodes.size())
             diag.add(diag::other, files_.label(), decode_error::no_offset,
                      std::string(tiu ? "TIU" : "GDMA") + ": " + std::to_string(cmds.size()) +
@@ -10218,6 +10236,10 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
                          decode_error::no_offset,
                          "unknown gdma_func " + std::to_string(nodes[k].func));
             }
+          }
+          for (std::size_t k = 0; k < nodes.size(); ++k) {
+            facts[k].op = ops[k];
+            facts[k].op_type = types[k];
           }
         };
         attach(subnet->tiu_nodes, tiu_cmds, tops, ttypes, true);
@@ -10288,6 +10310,7 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
       l.node_ops = eng == engine::tiu ? &tiu_ops_[sid] : &gdma_ops_[sid];
       l.node_types = eng == engine::tiu ? &tiu_types_[sid] : &gdma_types_[sid];
       l.node_ins = eng == engine::tiu ? &tiu_ins_[sid] : &gdma_ins_[sid];
+      l.facts = eng == engine::tiu ? &tiu_facts_[sid] : &gdma_facts_[sid];
       l.dyns = eng == engine::tiu ? dyn_bd.get() : dyn_gdma.get();
       return l;
     };
