@@ -162,6 +162,21 @@ materialized_trace load(const common_options& o, progress& p) {
 
 namespace {
 
+/// --by value of group and diff.
+group_key parse_group_key(const std::string& by) {
+  static const std::map<std::string, group_key> keys = {{"op", group_key::op},
+                                                        {"op_type", group_key::op_type},
+                                                        {"function", group_key::function},
+                                                        {"layer", group_key::layer},
+                                                        {"engine", group_key::engine},
+                                                        {"core", group_key::core}};
+  auto k = keys.find(by);
+  if (k == keys.end())
+    throw std::invalid_argument("unknown --by '" + by +
+                                "' (op, op_type, function, layer, engine, core)");
+  return k->second;
+}
+
 int finish(const common_options& o, const materialized_trace& t) {
   if (o.strict && t.meta.diagnostics.data_loss()) {
     fmt::print(stderr, "tpuprof: decoded with data loss (--strict):");
@@ -396,17 +411,8 @@ int cmd_gaps(const common_options& o, double min_ns, std::size_t limit) {
 int cmd_group(const common_options& o, const std::string& by, const std::string& format) {
   progress p(!o.quiet && o.color);
   auto t = load(o, p);
-  static const std::map<std::string, group_key> keys = {{"op", group_key::op},
-                                                        {"op_type", group_key::op_type},
-                                                        {"function", group_key::function},
-                                                        {"layer", group_key::layer},
-                                                        {"engine", group_key::engine},
-                                                        {"core", group_key::core}};
-  auto k = keys.find(by);
-  if (k == keys.end())
-    throw std::invalid_argument("unknown --by '" + by +
-                                "' (op, op_type, function, layer, engine, core)");
-  auto groups = t.hw | views::group_by(k->second);
+  const group_key key = parse_group_key(by);
+  auto groups = t.hw | views::group_by(key);
   std::sort(groups.begin(), groups.end(),
             [](const group_stats& a, const group_stats& b) { return a.sum_ns > b.sum_ns; });
   auto label = [&](const group_stats& g) { return group_label(g, t.meta); };
@@ -437,22 +443,13 @@ int cmd_group(const common_options& o, const std::string& by, const std::string&
 
 int cmd_diff(const common_options& o, const std::string& other, const std::string& by,
              std::size_t n) {
-  static const std::map<std::string, group_key> keys = {{"op", group_key::op},
-                                                        {"op_type", group_key::op_type},
-                                                        {"function", group_key::function},
-                                                        {"layer", group_key::layer},
-                                                        {"engine", group_key::engine},
-                                                        {"core", group_key::core}};
-  auto k = keys.find(by);
-  if (k == keys.end())
-    throw std::invalid_argument("unknown --by '" + by +
-                                "' (op, op_type, function, layer, engine, core)");
+  const group_key key = parse_group_key(by);
   progress p(!o.quiet && o.color);
   auto a = load(o, p);
   common_options ob = o;
   ob.input = other;
   auto b = load(ob, p);
-  auto rows = diff_runs(a.hw, a.meta, b.hw, b.meta, k->second);
+  auto rows = diff_runs(a.hw, a.meta, b.hw, b.meta, key);
   const double span_a = a.meta.end_ns - a.meta.begin_ns, span_b = b.meta.end_ns - b.meta.begin_ns;
   fmt::print("A {}: {} events, {:.3f} us\n", a.meta.source, a.hw.size(), span_a / 1e3);
   fmt::print("B {}: {} events, {:.3f} us ({:+.2f}%)\n\n", b.meta.source, b.hw.size(), span_b / 1e3,

@@ -9710,8 +9710,6 @@ struct pmu_list {
   std::vector<std::uint32_t> pair;  ///< per record: static node index, dyn index|bit, or no_pair
   const subnet_info* subnet = nullptr;
   const std::vector<node_info>* nodes = nullptr;
-  const std::vector<name_id>* node_ops = nullptr;                   ///< op name per static node
-  const std::vector<name_id>* node_types = nullptr;                 ///< func name per static node
   const std::vector<const regs::instruction*>* node_ins = nullptr;  ///< per static node, or null
   /// What events need from each node's decoded command, packed (the
   /// instructions themselves are large; reading them per event is slow).
@@ -10036,7 +10034,6 @@ class bmprofile_decoder {
   std::vector<bmprofile::pmu_list> lists_;
   std::vector<engine_event> spans_;
   /// Per subnet id: op/func name ids per static node (stable addresses).
-  std::map<std::int64_t, std::vector<name_id>> tiu_ops_, gdma_ops_, tiu_types_, gdma_types_;
   /// Per subnet id: decoded commands in buffer order, and per static node.
   std::map<std::int64_t, std::vector<regs::instruction>> tiu_cmds_, gdma_cmds_;
   std::map<std::int64_t, std::vector<const regs::instruction*>> tiu_ins_, gdma_ins_;
@@ -10151,7 +10148,7 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
     const subnet_info* subnet = global_.find_subnet(ib.summary.subnet_id);
     if (!subnet && global_.subnets.size() == 1 && !ib.has_summary) subnet = &global_.subnets[0];
     const std::int64_t sid = ib.summary.subnet_id;
-    if (!tiu_ops_.count(sid)) {
+    if (!tiu_facts_.count(sid)) {
       std::vector<framed_command> tiu_cmds, gdma_cmds;
       if (!ib.commands.empty()) {
         const auto& c = ib.commands[0];
@@ -10190,14 +10187,12 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
         synthetic_subnets_.push_back(std::move(s));
         subnet = synthetic_subnets_.back().get();
       }
-      auto& tops = tiu_ops_[sid];
-      auto& gops = gdma_ops_[sid];
-      auto& ttypes = tiu_types_[sid];
-      auto& gtypes = gdma_types_[sid];
+      tiu_facts_[sid];  // marks the subnet as done, with or without static nodes
+      gdma_facts_[sid];
       if (subnet) {
         auto attach = [&](const std::vector<node_info>& nodes,
-                          const std::vector<framed_command>& cmds, std::vector<name_id>& ops,
-                          std::vector<name_id>& types, bool tiu) {
+                          const std::vector<framed_command>& cmds, bool tiu) {
+          std::vector<name_id> ops, types;
           const auto& decoded = tiu ? tiu_cmds_[sid] : gdma_cmds_[sid];
           auto& ins = tiu ? tiu_ins_[sid] : gdma_ins_[sid];
           ins.assign(nodes.size(), nullptr);
@@ -10242,8 +10237,8 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
             facts[k].op_type = types[k];
           }
         };
-        attach(subnet->tiu_nodes, tiu_cmds, tops, ttypes, true);
-        attach(subnet->gdma_nodes, gdma_cmds, gops, gtypes, false);
+        attach(subnet->tiu_nodes, tiu_cmds, true);
+        attach(subnet->gdma_nodes, gdma_cmds, false);
       }
     }
 
@@ -10307,8 +10302,6 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
           std::max<std::int64_t>(0, bmprofile::to_i64(std::round(base_us[it] * l.freq_mhz))));
       l.subnet = subnet;
       l.nodes = subnet ? (eng == engine::tiu ? &subnet->tiu_nodes : &subnet->gdma_nodes) : nullptr;
-      l.node_ops = eng == engine::tiu ? &tiu_ops_[sid] : &gdma_ops_[sid];
-      l.node_types = eng == engine::tiu ? &tiu_types_[sid] : &gdma_types_[sid];
       l.node_ins = eng == engine::tiu ? &tiu_ins_[sid] : &gdma_ins_[sid];
       l.facts = eng == engine::tiu ? &tiu_facts_[sid] : &gdma_facts_[sid];
       l.dyns = eng == engine::tiu ? dyn_bd.get() : dyn_gdma.get();
