@@ -55,35 +55,9 @@ std::string num(double v, int prec = 3) {
   return fmt::format("{:.{}f}", v, prec);
 }
 
-/// `arch=` value of a global.profile (first occurrence), "" if none.
-std::string read_arch(const io::dump_files& files) {
-  auto r = files.find("global.profile");
-  if (!r) return "";
-  std::string_view t(reinterpret_cast<const char*>(r->bytes().data()), r->size());
-  for (std::size_t pos = 0; (pos = t.find("arch=", pos)) != std::string_view::npos; pos += 5) {
-    if (pos > 0 && t[pos - 1] != ' ' && t[pos - 1] != '\n' && t[pos - 1] != ']') continue;
-    std::size_t e = t.find_first_of(" \r\n", pos + 5);
-    return std::string(
-        t.substr(pos + 5, e == std::string_view::npos ? std::string_view::npos : e - pos - 5));
-  }
-  return "";
-}
-
-std::string detect_chip(const io::dump_files& files) {
-  if (auto d = cdm::detect_cdm(files)) return d->chip == cdm::cdm_chip_kind::aksv ? "aksv" : "aks";
-  const std::string a = read_arch(files);
-  if (a == "3" || a == "BM1684X") return "bm1684x";
-  if (!files.contains("global.profile"))
-    throw decode_error(files.label(), decode_error::no_offset,
-                       "not a profile dump: no global.profile");
-  throw decode_error(files.label() + "/global.profile", decode_error::no_offset,
-                     a.empty() ? "no arch= line: cannot tell the chip (use --chip)"
-                               : "arch=" + a + " is not a supported chip (bm1684x, aks, aksv)");
-}
-
 materialized_trace load_one(const fs::path& dir, const common_options& o) {
   auto files = io::dump_files::open_directory(dir);
-  const std::string chip = o.chip.empty() ? detect_chip(files) : o.chip;
+  const std::string chip = o.chip.empty() ? std::string(detect_dump(files).chip) : o.chip;
   using all_chips = chip_list<chips::bm1684x, chips::aks, chips::aksv>;
   return with_chip(all_chips{}, chip, [&]<class C>() -> materialized_trace {
     if constexpr (std::is_same_v<C, chips::bm1684x>) {

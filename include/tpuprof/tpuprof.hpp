@@ -31,6 +31,7 @@
 #include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decode/detect.hpp>
 #include <tpuprof/decode/merge.hpp>
 #include <tpuprof/decode/regs/bm1684x_isa.hpp>
 

@@ -13256,6 +13256,64 @@ static_assert(decoded_trace<cdm_decoder<chips::aksv>>);
 
 }  // namespace tpuprof::cdm
 // ---- end <tpuprof/decode/cdm_decoder.hpp>
+// ---- begin <tpuprof/decode/detect.hpp>
+/// detect_dump: which chip (and so which decoder) a dump belongs to, from its
+/// files alone, for tools that take "any dump" (the CLI, harnesses).
+
+
+
+namespace tpuprof {
+
+/// Which decoder family reads the dump.
+enum class dump_family : std::uint8_t {
+  bmprofile,  ///< `bmprofile_data-N`: bmprofile_decoder
+  cdm,        ///< `cdm_profile_data_devD-N`: cdm::cdm_decoder
+};
+
+/// What detect_dump() found.
+struct dump_detection {
+  std::string_view
+      chip;  ///< the traits' `cli_name`, accepted by with_chip(): "bm1684x", "aks", "aksv"
+  dump_family family;
+  bool bmodel = false;  ///< SG2260 family: captured on the bmodel path (BLOCK_DES_*)
+};
+
+namespace detail {
+/// First `arch=` value of a BM1684X global.profile ("3" or "BM1684X"), nullopt if none.
+inline std::optional<std::string_view> bmprofile_arch(const io::byte_reader& r) {
+  std::string_view t(reinterpret_cast<const char*>(r.bytes().data()), r.size());
+  for (std::size_t pos = 0; (pos = t.find("arch=", pos)) != std::string_view::npos; pos += 5) {
+    // only a key at the start of a line or after a separator, not e.g. "subarch="
+    if (pos > 0 && t[pos - 1] != ' ' && t[pos - 1] != '\n' && t[pos - 1] != ']') continue;
+    const std::size_t e = t.find_first_of(" \r\n", pos + 5);
+    return t.substr(pos + 5, e == std::string_view::npos ? std::string_view::npos : e - pos - 5);
+  }
+  return std::nullopt;
+}
+}  // namespace detail
+
+/// Detects the chip of a dump from `global.profile` (SG2260 family: arch 5/8800
+/// = AKS, 6/140814 = AKSV plus a `cdmlib*.profile`; BM1684X: arch=3 or BM1684X).
+/// Throws decode_error naming global.profile and the reason when it cannot tell.
+inline dump_detection detect_dump(const io::dump_files& files) {
+  if (auto d = cdm::detect_cdm(files))
+    return {d->chip == cdm::cdm_chip_kind::aksv ? chips::aksv::cli_name : chips::aks::cli_name,
+            dump_family::cdm, d->bmodel};
+  auto g = files.find("global.profile");
+  if (!g)
+    throw decode_error(files.label(), decode_error::no_offset,
+                       "not a profile dump: no global.profile");
+  const auto a = detail::bmprofile_arch(*g);
+  if (a && (*a == std::to_string(chips::bm1684x::arch_id) || *a == chips::bm1684x::arch_name))
+    return {chips::bm1684x::cli_name, dump_family::bmprofile, false};
+  throw decode_error(
+      files.label() + "/global.profile", decode_error::no_offset,
+      !a ? std::string("no arch= line: cannot tell the chip (give it explicitly)")
+         : "arch=" + std::string(*a) + " is not a supported chip (bm1684x, aks, aksv)");
+}
+
+}  // namespace tpuprof
+// ---- end <tpuprof/decode/detect.hpp>
 // ---- begin <tpuprof/decode/merge.hpp>
 /// merge_devices: several decoded dumps (one per device or call) as one trace
 /// whose events carry distinct device ids.
