@@ -38,6 +38,7 @@
 // synthetic dumps
 #include <tpuprof/synth/bm1684x_synth.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
+#include <tpuprof/synth/dump_writer.hpp>
 
 // views and sinks
 #include <tpuprof/sinks/any_sink.hpp>

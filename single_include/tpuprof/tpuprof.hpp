@@ -13377,6 +13377,85 @@ inline materialized_trace merge_devices(std::vector<materialized_trace> parts) {
 /// events they encode, for tests, benchmarks and the demo.
 
 
+// ---- begin <tpuprof/synth/dump_writer.hpp>
+/// dump_writer: what every generator needs to lay out a dump's files: a
+/// little-endian byte sink and writing (name, bytes) files into a directory.
+
+
+
+namespace tpuprof::synth {
+
+/// Appends little-endian values and TLV blocks to a byte vector.
+class byte_sink {
+ public:
+  std::vector<std::byte> data;
+
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) data.push_back(static_cast<std::byte>(v >> (8 * i)));
+  }
+  void u64(std::uint64_t v) {
+    u32(static_cast<std::uint32_t>(v));
+    u32(static_cast<std::uint32_t>(v >> 32));
+  }
+  void put(const void* p, std::size_t n) {
+    auto* b = static_cast<const std::byte*>(p);
+    data.insert(data.end(), b, b + n);
+  }
+  void bytes(const std::vector<std::byte>& b) { data.insert(data.end(), b.begin(), b.end()); }
+  void zeros(std::size_t n) { data.insert(data.end(), n, std::byte{0}); }
+  /// A block: u32 type, u32 payload length, payload (both dump families use this framing).
+  template <class Type>
+    requires std::is_integral_v<Type> || std::is_enum_v<Type>
+  void block(Type type, const std::vector<std::byte>& payload) {
+    u32(static_cast<std::uint32_t>(type));
+    u32(static_cast<std::uint32_t>(payload.size()));
+    bytes(payload);
+  }
+  /// Appends `n` zero bytes and returns where they start (valid until the next append).
+  std::byte* grow(std::size_t n) {
+    data.resize(data.size() + n);
+    return data.data() + data.size() - n;
+  }
+};
+
+inline std::vector<std::byte> text_bytes(std::string_view s) {
+  std::vector<std::byte> v(s.size());
+  if (!s.empty()) std::memcpy(v.data(), s.data(), s.size());
+  return v;
+}
+
+/// A generator's files: any range of (name, bytes) pairs.
+template <class Files>
+concept generated_files = requires(const Files& f) {
+  { std::string(std::begin(f)->first) };
+  { std::begin(f)->second.data() } -> std::convertible_to<const std::byte*>;
+};
+
+/// Writes every file into `dir` (created if needed), each atomically.
+/// Throws io::output_error on failure.
+template <generated_files Files>
+void write_dump_directory(const Files& files, const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw io::output_error(dir.string() + ": cannot create: " + ec.message());
+  for (const auto& [name, bytes] : files) {
+    io::atomic_file f(dir / name);
+    f.write(bytes.data(), bytes.size());
+    f.commit();
+  }
+}
+
+/// Wraps generated files as a dump_files that borrows their buffers (no copy,
+/// no file system): the files must outlive it.
+template <generated_files Files>
+io::dump_files as_dump_files(const Files& files, std::string label = "<synthetic>") {
+  std::vector<io::dump_files::memory_file> v;
+  for (const auto& [name, bytes] : files) v.push_back({std::string(name), bytes});
+  return io::dump_files::from_memory(std::move(v), std::move(label));
+}
+
+}  // namespace tpuprof::synth
+// ---- end <tpuprof/synth/dump_writer.hpp>
 
 namespace tpuprof::synth {
 
@@ -13405,48 +13484,15 @@ struct generated_dump {
   std::vector<std::string> names;      ///< [0] = ""
 
   io::dump_files as_files(std::string label = "<synthetic>") const {
-    std::vector<io::dump_files::memory_file> v;
-    for (const auto& [n, b] : files) v.push_back({n, b});
-    return io::dump_files::from_memory(std::move(v), std::move(label));
+    return as_dump_files(files, std::move(label));
   }
   /// Writes every file into `dir` (created), each atomically.
-  void write_directory(const std::filesystem::path& dir) const {
-    std::filesystem::create_directories(dir);
-    for (const auto& [n, b] : files) {
-      io::atomic_file f(dir / n);
-      f.write(b.data(), b.size());
-      f.commit();
-    }
-  }
+  void write_directory(const std::filesystem::path& dir) const { write_dump_directory(files, dir); }
 };
 
 namespace bm1684x_detail {
-class byte_sink {
- public:
-  std::vector<std::byte> data;
-  void u32(std::uint32_t v) { put(&v, 4); }
-  void u64(std::uint64_t v) { put(&v, 8); }
-  void put(const void* p, std::size_t n) {
-    auto* b = static_cast<const std::byte*>(p);
-    data.insert(data.end(), b, b + n);
-  }
-  void zeros(std::size_t n) { data.insert(data.end(), n, std::byte{0}); }
-  void block(std::uint32_t type, const std::vector<std::byte>& payload) {
-    u32(type);
-    u32(static_cast<std::uint32_t>(payload.size()));
-    data.insert(data.end(), payload.begin(), payload.end());
-  }
-  /// Appends `n` zero bytes and returns where they start (valid until the next append).
-  std::byte* grow(std::size_t n) {
-    data.resize(data.size() + n);
-    return data.data() + data.size() - n;
-  }
-};
-inline std::vector<std::byte> text_bytes(const std::string& s) {
-  std::vector<std::byte> v(s.size());
-  std::memcpy(v.data(), s.data(), s.size());
-  return v;
-}
+using synth::byte_sink;
+using synth::text_bytes;
 
 /// A field of a register table, looked up at compile time (a typo does not compile).
 consteval regs::reg_field fld(const regs::reg_table& t, std::string_view name) {
@@ -14093,24 +14139,6 @@ struct cdm_synth_result {
 
 namespace detail {
 
-class byte_sink {
- public:
-  std::vector<std::byte> out;
-  void u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
-  }
-  void u64(std::uint64_t v) {
-    u32(static_cast<std::uint32_t>(v));
-    u32(static_cast<std::uint32_t>(v >> 32));
-  }
-  void bytes(const std::vector<std::byte>& b) { out.insert(out.end(), b.begin(), b.end()); }
-  void block(cdm::block_type t, const std::vector<std::byte>& content) {
-    u32(static_cast<std::uint32_t>(t));
-    u32(static_cast<std::uint32_t>(content.size()));
-    bytes(content);
-  }
-};
-
 /// A little-endian bit image of one command (fields set by bit position).
 struct bit_image {
   std::vector<std::uint64_t> w;
@@ -14122,7 +14150,7 @@ struct bit_image {
   std::vector<std::byte> bytes() const {
     byte_sink s;
     for (auto x : w) s.u64(x);
-    return s.out;
+    return s.data;
   }
 };
 
@@ -14461,12 +14489,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
         s.u32(0);
       }
     }
-    return s.out;
-  };
-  auto text = [](const std::string& t) {
-    std::vector<std::byte> b(t.size());
-    std::memcpy(b.data(), t.data(), t.size());
-    return b;
+    return s.data;
   };
   std::string g =
       "arch=" + std::to_string(Chip::arch_ids[0] == 5 ? 8800 : 140814) +
@@ -14479,7 +14502,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
          "\ncore" + std::to_string(c) + "_sdma_record=" + std::to_string(cores[c].eng[2].size()) +
          "\n";
   g += "tail_offset_ns=49714\n";
-  res.files["global.profile"] = text(g);
+  res.files["global.profile"] = text_bytes(g);
   for (unsigned c = 0; c < ncores; ++c) {
     if (static_cast<int>(c) == o.missing_core) continue;
     byte_sink s;
@@ -14491,7 +14514,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
     if (o.mode > 0) {
       byte_sink d;
       for (auto w : dyn_words[c]) d.u32(w);
-      s.block(cdm::block_type::dyn_data, d.out);  // DYN_DATA before DYN_EXTRA, as writers do
+      s.block(cdm::block_type::dyn_data, d.data);  // DYN_DATA before DYN_EXTRA, as writers do
     }
     if (o.mode == 2) {
       byte_sink x;
@@ -14501,14 +14524,14 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
         x.u32(static_cast<std::uint32_t>(img.size()));
         x.bytes(img);
       }
-      s.block(cdm::block_type::dyn_extra, x.out);
+      s.block(cdm::block_type::dyn_extra, x.data);
     }
-    res.files["cdmlib0_" + std::to_string(c) + ".profile"] = std::move(s.out);
+    res.files["cdmlib0_" + std::to_string(c) + ".profile"] = std::move(s.data);
   }
   for (unsigned p = 0; p < nports; ++p) {
     byte_sink s;
     s.block(cdm::block_type::monitor_cdma, pmu_block(ports[p], nullptr, cdm::pmu_kind::cdma));
-    res.files["cdma_" + std::to_string(p) + ".profile"] = std::move(s.out);
+    res.files["cdma_" + std::to_string(p) + ".profile"] = std::move(s.data);
   }
 
   // ---- intended events: core alignment on the anchors, shift by the first
@@ -14612,25 +14635,9 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
   return res;
 }
 
-/// Writes generated files into `dir` (created if needed), each atomically.
-/// Throws io::output_error on failure.
-inline void write_dump_directory(const std::map<std::string, std::vector<std::byte>>& files,
-                                 const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw io::output_error(dir.string() + ": cannot create: " + ec.message());
-  for (const auto& [name, bytes] : files) {
-    io::atomic_file f(dir / name);
-    f.write(bytes.data(), bytes.size());
-    f.commit();
-  }
-}
-
 /// Wraps generated files as a dump_files (borrowing the result's buffers).
 inline io::dump_files as_dump_files(const cdm_synth_result& r, std::string label = "<synth>") {
-  std::vector<io::dump_files::memory_file> v;
-  for (const auto& [name, bytes] : r.files) v.push_back({name, bytes});
-  return io::dump_files::from_memory(std::move(v), std::move(label));
+  return as_dump_files(r.files, std::move(label));
 }
 
 }  // namespace tpuprof::synth

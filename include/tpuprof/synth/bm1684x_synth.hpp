@@ -18,6 +18,7 @@
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/synth/dump_writer.hpp>
 
 namespace tpuprof::synth {
 
@@ -46,48 +47,15 @@ struct generated_dump {
   std::vector<std::string> names;      ///< [0] = ""
 
   io::dump_files as_files(std::string label = "<synthetic>") const {
-    std::vector<io::dump_files::memory_file> v;
-    for (const auto& [n, b] : files) v.push_back({n, b});
-    return io::dump_files::from_memory(std::move(v), std::move(label));
+    return as_dump_files(files, std::move(label));
   }
   /// Writes every file into `dir` (created), each atomically.
-  void write_directory(const std::filesystem::path& dir) const {
-    std::filesystem::create_directories(dir);
-    for (const auto& [n, b] : files) {
-      io::atomic_file f(dir / n);
-      f.write(b.data(), b.size());
-      f.commit();
-    }
-  }
+  void write_directory(const std::filesystem::path& dir) const { write_dump_directory(files, dir); }
 };
 
 namespace bm1684x_detail {
-class byte_sink {
- public:
-  std::vector<std::byte> data;
-  void u32(std::uint32_t v) { put(&v, 4); }
-  void u64(std::uint64_t v) { put(&v, 8); }
-  void put(const void* p, std::size_t n) {
-    auto* b = static_cast<const std::byte*>(p);
-    data.insert(data.end(), b, b + n);
-  }
-  void zeros(std::size_t n) { data.insert(data.end(), n, std::byte{0}); }
-  void block(std::uint32_t type, const std::vector<std::byte>& payload) {
-    u32(type);
-    u32(static_cast<std::uint32_t>(payload.size()));
-    data.insert(data.end(), payload.begin(), payload.end());
-  }
-  /// Appends `n` zero bytes and returns where they start (valid until the next append).
-  std::byte* grow(std::size_t n) {
-    data.resize(data.size() + n);
-    return data.data() + data.size() - n;
-  }
-};
-inline std::vector<std::byte> text_bytes(const std::string& s) {
-  std::vector<std::byte> v(s.size());
-  std::memcpy(v.data(), s.data(), s.size());
-  return v;
-}
+using synth::byte_sink;
+using synth::text_bytes;
 
 /// A field of a register table, looked up at compile time (a typo does not compile).
 consteval regs::reg_field fld(const regs::reg_table& t, std::string_view name) {

@@ -24,6 +24,7 @@
 #include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/synth/dump_writer.hpp>
 
 namespace tpuprof::synth {
 
@@ -57,24 +58,6 @@ struct cdm_synth_result {
 
 namespace detail {
 
-class byte_sink {
- public:
-  std::vector<std::byte> out;
-  void u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
-  }
-  void u64(std::uint64_t v) {
-    u32(static_cast<std::uint32_t>(v));
-    u32(static_cast<std::uint32_t>(v >> 32));
-  }
-  void bytes(const std::vector<std::byte>& b) { out.insert(out.end(), b.begin(), b.end()); }
-  void block(cdm::block_type t, const std::vector<std::byte>& content) {
-    u32(static_cast<std::uint32_t>(t));
-    u32(static_cast<std::uint32_t>(content.size()));
-    bytes(content);
-  }
-};
-
 /// A little-endian bit image of one command (fields set by bit position).
 struct bit_image {
   std::vector<std::uint64_t> w;
@@ -86,7 +69,7 @@ struct bit_image {
   std::vector<std::byte> bytes() const {
     byte_sink s;
     for (auto x : w) s.u64(x);
-    return s.out;
+    return s.data;
   }
 };
 
@@ -425,12 +408,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
         s.u32(0);
       }
     }
-    return s.out;
-  };
-  auto text = [](const std::string& t) {
-    std::vector<std::byte> b(t.size());
-    std::memcpy(b.data(), t.data(), t.size());
-    return b;
+    return s.data;
   };
   std::string g =
       "arch=" + std::to_string(Chip::arch_ids[0] == 5 ? 8800 : 140814) +
@@ -443,7 +421,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
          "\ncore" + std::to_string(c) + "_sdma_record=" + std::to_string(cores[c].eng[2].size()) +
          "\n";
   g += "tail_offset_ns=49714\n";
-  res.files["global.profile"] = text(g);
+  res.files["global.profile"] = text_bytes(g);
   for (unsigned c = 0; c < ncores; ++c) {
     if (static_cast<int>(c) == o.missing_core) continue;
     byte_sink s;
@@ -455,7 +433,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
     if (o.mode > 0) {
       byte_sink d;
       for (auto w : dyn_words[c]) d.u32(w);
-      s.block(cdm::block_type::dyn_data, d.out);  // DYN_DATA before DYN_EXTRA, as writers do
+      s.block(cdm::block_type::dyn_data, d.data);  // DYN_DATA before DYN_EXTRA, as writers do
     }
     if (o.mode == 2) {
       byte_sink x;
@@ -465,14 +443,14 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
         x.u32(static_cast<std::uint32_t>(img.size()));
         x.bytes(img);
       }
-      s.block(cdm::block_type::dyn_extra, x.out);
+      s.block(cdm::block_type::dyn_extra, x.data);
     }
-    res.files["cdmlib0_" + std::to_string(c) + ".profile"] = std::move(s.out);
+    res.files["cdmlib0_" + std::to_string(c) + ".profile"] = std::move(s.data);
   }
   for (unsigned p = 0; p < nports; ++p) {
     byte_sink s;
     s.block(cdm::block_type::monitor_cdma, pmu_block(ports[p], nullptr, cdm::pmu_kind::cdma));
-    res.files["cdma_" + std::to_string(p) + ".profile"] = std::move(s.out);
+    res.files["cdma_" + std::to_string(p) + ".profile"] = std::move(s.data);
   }
 
   // ---- intended events: core alignment on the anchors, shift by the first
@@ -576,25 +554,9 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
   return res;
 }
 
-/// Writes generated files into `dir` (created if needed), each atomically.
-/// Throws io::output_error on failure.
-inline void write_dump_directory(const std::map<std::string, std::vector<std::byte>>& files,
-                                 const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw io::output_error(dir.string() + ": cannot create: " + ec.message());
-  for (const auto& [name, bytes] : files) {
-    io::atomic_file f(dir / name);
-    f.write(bytes.data(), bytes.size());
-    f.commit();
-  }
-}
-
 /// Wraps generated files as a dump_files (borrowing the result's buffers).
 inline io::dump_files as_dump_files(const cdm_synth_result& r, std::string label = "<synth>") {
-  std::vector<io::dump_files::memory_file> v;
-  for (const auto& [name, bytes] : r.files) v.push_back({name, bytes});
-  return io::dump_files::from_memory(std::move(v), std::move(label));
+  return as_dump_files(r.files, std::move(label));
 }
 
 }  // namespace tpuprof::synth
