@@ -1,7 +1,8 @@
 // libFuzzer target: raw command descriptors. First byte picks the engine
 // (even: TIU, odd: GDMA); the rest is decoded as a command buffer, command by
 // command, with the BM1684X tables, and read field by field with the AKS and
-// AKSV tables. Decoding must never crash, whatever the bytes.
+// AKSV tables, and converted (operands, memory ranges, ops) by regs/aks_isa.hpp
+// for both families. Decoding must never crash, whatever the bytes.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -9,6 +10,7 @@
 #include <tpuprof/chips/aks_regs.hpp>
 #include <tpuprof/chips/aksv_regs.hpp>
 #include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/decode/regs/aks_isa.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
@@ -33,6 +35,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto* t : {aks[pick % aks.size()], aksv[pick % aksv.size()]}) {
     tpuprof::regs::reg_view v(t, buf);
     for (const auto& f : t->fields) sum += v.get(f.name);
+  }
+  namespace isa = tpuprof::regs::aks_isa;
+  for (auto fam : {isa::family::aks, isa::family::aksv}) {
+    tpuprof::regs::instruction ins;
+    (void)isa::decode(fam, eng, buf, ins);
+    for (const auto& m : ins.memory) sum += m.address ^ m.size ^ m.data_size;
+    if (ins.arch_ops) sum += static_cast<std::uint64_t>(*ins.arch_ops);
+    sum += static_cast<std::uint64_t>(isa::tiu_ops(fam, buf).uarch_rate() > 0.5f);
   }
   volatile std::uint64_t sink = sum;
   (void)sink;

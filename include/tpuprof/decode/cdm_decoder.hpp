@@ -28,6 +28,7 @@
 #include <tpuprof/decode/cdm/normalize.hpp>
 #include <tpuprof/decode/cdm/pmu.hpp>
 #include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decode/regs/aks_isa.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/dump_files.hpp>
@@ -54,6 +55,10 @@ struct cdm_options {
   /// tpu-mlir does (its golden output depends on it; the counter is shared, so
   /// false gives the hardware's own phase).
   bool bmodel_rephase = true;
+  /// Keep the decoded descriptor (operands, memory ranges, ops) of every TIU,
+  /// GDMA and SDMA event that has one, for command() / operands(); about 0.5-1
+  /// KiB per such event, so off by default. uArch rates are set either way.
+  bool keep_instructions = false;
 };
 
 namespace detail {
@@ -129,22 +134,39 @@ class cdm_decoder {
   /// PMU cycle of the last record (before system-command removal), on the common timeline.
   std::int64_t pmu_tail_cycle() const noexcept { return tail_cycle_; }
 
+  /// The decoded descriptor of a TIU, GDMA or SDMA event from events(); nullptr
+  /// when the event has no register-level command (condensed nodes, unmatched
+  /// records, CDMA) or cdm_options::keep_instructions was off.
+  const regs::instruction* command(const engine_event& e) const {
+    const ins_key k{static_cast<std::uint8_t>(e.engine), e.unit, e.cmd_id, e.begin_cycle, 0};
+    auto it = std::lower_bound(ins_index_.begin(), ins_index_.end(), k, ins_less);
+    if (it == ins_index_.end() || ins_less(k, *it)) return nullptr;
+    return &instructions_[it->index];
+  }
+  /// Memory ranges an event's command reads and writes (empty when unknown).
+  std::span<const regs::mem_operand> operands(const engine_event& e) const {
+    const auto* c = command(e);
+    return c ? std::span<const regs::mem_operand>(c->memory) : std::span<const regs::mem_operand>{};
+  }
+
  private:
   using list = std::vector<pmu_record>;
 
   struct core_data {
     unsigned core = 0;
     std::string file;
-    list pmu[3];  // tiu, gdma, sdma
+    io::byte_reader bytes;  ///< the core file (descriptors are read back at emit time)
+    list pmu[3];            // tiu, gdma, sdma
     std::uint64_t raw_records[3] = {0, 0, 0};
     bool has_monitor[3] = {false, false, false};
     dyn_lists cmds;
-    std::vector<std::vector<command>> cdma_cmds;  // per port, trimmed, when attached here
+    std::vector<std::vector<cdm::command>> cdma_cmds;  // per port, trimmed, when attached here
     des_kv_map kv;
-    std::map<std::tuple<std::uint32_t, std::uint32_t, cmd_engine>, std::vector<command>> kv_decoded;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, cmd_engine>, std::vector<cdm::command>>
+        kv_decoded;
     bool has_dyn = false, has_extra = false, has_des_blocks = false;
     std::optional<std::int64_t> anchor;
-    std::vector<command> des_lists[3];  // bmodel: decoded BLOCK_DES_* commands
+    std::vector<cdm::command> des_lists[3];  // bmodel: decoded BLOCK_DES_* commands
   };
   struct span_src {
     std::int64_t b, e;
@@ -276,6 +298,7 @@ class cdm_decoder {
     cd.core = core;
     const io::byte_reader f = files.get(name);
     cd.file = std::string(f.file());
+    cd.bytes = f;
     const auto blocks = read_blocks(f);
     std::vector<dyn_extra_item> extra;
     for (const auto& b : blocks)
@@ -411,7 +434,7 @@ class cdm_decoder {
       trim_front(cd.cmds.sdma, init);
 
       auto resolver_for = [&cd, this](cmd_engine e) {
-        return [&cd, this, e](const command& d) { return resolve_des(cd, d, e); };
+        return [&cd, this, e](const cdm::command& d) { return resolve_des(cd, d, e); };
       };
       cd.cdma_cmds.resize(Chip::cdma_port_count);
       if (cd.cmds.any_cdma() || cd.core == last_core) {
@@ -481,7 +504,7 @@ class cdm_decoder {
   }
 
   /// Decoded commands of a DES reference (lazily, once per buffer and engine).
-  const std::vector<command>* resolve_des(core_data& cd, const command& d, cmd_engine e) {
+  const std::vector<cdm::command>* resolve_des(core_data& cd, const cdm::command& d, cmd_engine e) {
     const auto k = std::make_tuple(d.offset, d.cmd_num, e);
     if (auto it = cd.kv_decoded.find(k); it != cd.kv_decoded.end()) return &it->second;
     auto raw = cd.kv.find(std::make_pair(d.offset, d.cmd_num));
@@ -596,7 +619,7 @@ class cdm_decoder {
       }
       for (int k = 0; k < 3; ++k) {
         trim_front(cd.pmu[k], init);
-        auto none = [](const command&) -> const std::vector<command>* { return nullptr; };
+        auto none = [](const cdm::command&) -> const std::vector<cdm::command>* { return nullptr; };
         stats_[key(pmu_kind(k), cd.core)] = pair_sections(cd.pmu[k], cd.des_lists[k], false, none);
         omit_system_bmodel(cd.pmu[k], k == 0 ? tiu_sys_code : dma_sys_code);
       }
@@ -643,7 +666,8 @@ class cdm_decoder {
         const std::size_t before = events_.size();
         for (const auto& r : cd.pmu[k]) {
           emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core));
-          const command* tags = r.tags ? r.tags : r.cmd;
+          if (r.cmd && r.cmd->reg_at) attach_descriptor(cd, *r.cmd, events_.back());
+          const cdm::command* tags = r.tags ? r.tags : r.cmd;
           if (tags && (tags->func || tags->scope >= 0))
             funcs.push_back({r.start, r.end, tags->scope, tags->batch, tags->func});
         }
@@ -692,6 +716,12 @@ class cdm_decoder {
     count(diag::unmatched_record, unmatched_out_, info_.source,
           "events without a command (named unknown / sys)");
     (void)unmatched;
+    if (descriptors_unsupported_)
+      info_.diagnostics.add(diag::other, info_.source, decode_error::no_offset,
+                            "TIU descriptors without a vendor converter or ops formula: uArch "
+                            "rate unknown for them",
+                            descriptors_unsupported_);
+    std::sort(ins_index_.begin(), ins_index_.end(), ins_less);
     // Free the working data.
     cores_.clear();
     cores_.shrink_to_fit();
@@ -781,8 +811,8 @@ class cdm_decoder {
     const std::uint8_t sys = (r.flags & pmu_record::sys_send)   ? 1
                              : (r.flags & pmu_record::sys_wait) ? 2
                                                                 : 0;
-    const command* c = r.cmd;
-    if (const command* tags = r.tags ? r.tags : c) {
+    const cdm::command* c = r.cmd;
+    if (const cdm::command* tags = r.tags ? r.tags : c) {
       ev.function = tags->func;
       ev.group = static_cast<std::uint16_t>(tags->scope < 0 ? 0 : tags->scope);
     }
@@ -867,6 +897,54 @@ class cdm_decoder {
     events_.push_back(ev);
   }
 
+  static constexpr regs::aks_isa::family isa_family =
+      Chip::kind == cdm_chip_kind::aksv ? regs::aks_isa::family::aksv : regs::aks_isa::family::aks;
+
+  /// uArch rate (TIU) and, when kept, the decoded descriptor of an event whose
+  /// command has a register image in the core file.
+  void attach_descriptor(const core_data& cd, const cdm::command& c, engine_event& ev) {
+    unsigned bits = 0;
+    if (ev.engine == engine::tiu) {
+      const auto cls = find_tiu_class(c.tsk, c.eu, c.is_short, Chip::kind);
+      bits = cls ? cls->bits : 0;
+    } else {
+      bits = dma_command_bits(c.tsk, Chip::kind);
+    }
+    const std::size_t len = bits / 8;
+    if (len == 0 || c.reg_at >= cd.bytes.size() || len > cd.bytes.size() - c.reg_at) return;
+    const auto d = cd.bytes.bytes().subspan(c.reg_at, len);
+    if (opt_.keep_instructions) {
+      regs::instruction ins;
+      const auto st = regs::aks_isa::decode(isa_family, ev.engine, d, ins);
+      if (ev.engine == engine::tiu) {
+        ins.op = tiu_op_name(c.tsk, c.eu);
+        ev.uarch_rate = ins.uarch_rate();
+        if (st != regs::aks_isa::decode_status::ok) ++descriptors_unsupported_;
+      }
+      if (st == regs::aks_isa::decode_status::ok ||
+          st == regs::aks_isa::decode_status::unsupported) {
+        ins_index_.push_back({static_cast<std::uint8_t>(ev.engine), ev.unit, ev.cmd_id,
+                              ev.begin_cycle, static_cast<std::uint32_t>(instructions_.size())});
+        instructions_.push_back(std::move(ins));
+      }
+    } else if (ev.engine == engine::tiu) {
+      const auto r = regs::aks_isa::tiu_ops(isa_family, d);
+      ev.uarch_rate = r.uarch_rate();
+      if (r.status != regs::aks_isa::decode_status::ok) ++descriptors_unsupported_;
+    }
+  }
+
+  /// Event identity for command(): track, Cmd Id, start cycle.
+  struct ins_key {
+    std::uint8_t eng = 0, unit = 0;
+    std::uint32_t cmd_id = 0;
+    std::uint64_t begin = 0;
+    std::uint32_t index = 0;
+  };
+  static bool ins_less(const ins_key& a, const ins_key& b) noexcept {
+    return std::tie(a.eng, a.unit, a.begin, a.cmd_id) < std::tie(b.eng, b.unit, b.begin, b.cmd_id);
+  }
+
   static direction to_direction(mem_kind s, mem_kind d) noexcept {
     constexpr direction t[3][3] = {
         {direction::s2s, direction::s2m, direction::s2l},   // from DDR to DDR, L2M, LMEM
@@ -892,6 +970,9 @@ class cdm_decoder {
   bool bmodel_ = false;
   std::int64_t tail_cycle_ = 0;
   std::uint64_t unmatched_out_ = 0;
+  std::uint64_t descriptors_unsupported_ = 0;
+  std::vector<regs::instruction> instructions_;
+  std::vector<ins_key> ins_index_;
 };
 
 static_assert(decoded_trace<cdm_decoder<chips::aks>>);

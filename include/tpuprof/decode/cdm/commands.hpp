@@ -41,6 +41,9 @@ struct command {
   /// DES reference: descriptor buffer key and command count.
   std::uint32_t offset = 0;
   std::uint32_t cmd_num = 0;
+  /// Register-decoded commands: offset of the descriptor in its core file (0 =
+  /// unknown), so ops and operands can be computed for the events that keep it.
+  std::uint32_t reg_at = 0;
 };
 
 /// Which command encoding a buffer holds.
@@ -403,6 +406,8 @@ inline std::size_t decode_command(const io::byte_reader& buf, std::size_t off, c
     why = "command runs past the end of its buffer";
     return 0;
   }
+  if (const std::uint64_t at = buf.base() + off; at > 0 && at <= 0xFFFFFFFFu)
+    c.reg_at = static_cast<std::uint32_t>(at);
   if (eng == cmd_engine::dma) {
     if (c.tsk == dma_sys_code) {
       c.src = c.dst = mem_kind::ddr;  // no address fields: tags read 0

@@ -39,13 +39,19 @@ enum class dtype : std::uint8_t {
   i16 = 3,
   i32 = 4,
   bf16 = 5,
-  i64 = 6,
+  i64 = 6,  ///< BM1684X code 6; the SG2260 family's code 6 is int4 (i4 below)
+  f8 = 7,
   ui8 = 8,
   ui16 = 11,
   ui32 = 12,
+  ui4 = 14,
+  f8e5m2 = 15,
   si8 = 16,
   si16 = 19,
   si32 = 20,
+  si4 = 22,
+  f8e4m3 = 23,
+  i4 = 38,  ///< SG2260 family code 6 (signless int4), moved off BM1684X's i64
   unknown = 255,
 };
 
@@ -78,29 +84,58 @@ constexpr std::string_view name(dtype t) noexcept {
       return "si16";
     case dtype::si32:
       return "si32";
+    case dtype::f8:
+      return "f8";
+    case dtype::ui4:
+      return "ui4";
+    case dtype::f8e5m2:
+      return "f8e5m2";
+    case dtype::si4:
+      return "si4";
+    case dtype::f8e4m3:
+      return "f8e4m3";
+    case dtype::i4:
+      return "i4";
     default:
       return "";
   }
 }
 
-/// Bytes per element; 0 for unknown.
-constexpr unsigned item_size(dtype t) noexcept {
-  if (t == dtype::unknown) return 0;
-  switch (static_cast<unsigned>(t) & 7u) {
-    case 0:
-      return 1;
-    case 1:
-    case 3:
-    case 5:
-      return 2;
-    case 2:
-    case 4:
+/// Bits per element; 0 for unknown.
+constexpr unsigned bit_size(dtype t) noexcept {
+  switch (t) {
+    case dtype::i4:
+    case dtype::ui4:
+    case dtype::si4:
       return 4;
-    case 6:
+    case dtype::i8:
+    case dtype::ui8:
+    case dtype::si8:
+    case dtype::f8:
+    case dtype::f8e5m2:
+    case dtype::f8e4m3:
       return 8;
+    case dtype::f16:
+    case dtype::bf16:
+    case dtype::i16:
+    case dtype::ui16:
+    case dtype::si16:
+      return 16;
+    case dtype::f32:
+    case dtype::i32:
+    case dtype::ui32:
+    case dtype::si32:
+      return 32;
+    case dtype::i64:
+      return 64;
     default:
       return 0;
   }
+}
+
+/// Bytes per element; 0 for unknown and for 4-bit types (see bit_size).
+constexpr unsigned item_size(dtype t) noexcept {
+  return bit_size(t) / 8;
 }
 
 /// The vendor's DType(code): nullopt-like `unknown` for codes it rejects.
@@ -152,13 +187,15 @@ enum class layout : std::uint8_t {
   dma_4bank,
   dma_matrix,
   dma_linear,
+  align_ic,    ///< SG2260 family weights (code 20 there)
+  align_line,  ///< SG2260 family gather/scatter lines (code 30 there)
 };
 
 constexpr std::string_view name(layout l) noexcept {
-  constexpr std::array<std::string_view, 17> n{
-      "Tensor",  "alignEU",   "compact",  "offset",    "stride",   "matrix",
-      "matrix2", "_64IC",     "_32IC",    "_1IC",      "T3",       "T4",
-      "T5",      "DMAstride", "DMA4Bank", "DMAmatrix", "DMAlinear"};
+  constexpr std::array<std::string_view, 19> n{
+      "Tensor",   "alignEU",   "compact",   "offset",  "stride",   "matrix", "matrix2",
+      "_64IC",    "_32IC",     "_1IC",      "T3",      "T4",       "T5",     "DMAstride",
+      "DMA4Bank", "DMAmatrix", "DMAlinear", "alignIC", "alignLine"};
   return n[static_cast<std::size_t>(l)];
 }
 

@@ -82,4 +82,31 @@ class reg_view {
   std::span<const std::byte> data_;
 };
 
+/// A field name usable as a template argument (`field<table, "res0_n">`).
+template <std::size_t N>
+struct fixed_name {
+  char s[N]{};
+  constexpr fixed_name(const char (&a)[N]) noexcept {  // NOLINT(google-explicit-constructor)
+    for (std::size_t i = 0; i < N; ++i) s[i] = a[i];
+  }
+  constexpr std::string_view view() const noexcept { return {s, N - 1}; }
+};
+
+/// True when form `T` has a field named `F` (decided at compile time).
+template <const reg_table& T, fixed_name F>
+inline constexpr bool has_field = T.find(F.view()).has_value();
+
+/// Field `F` of form `T` in `data`, the field looked up at compile time (the
+/// hot-path twin of reg_view::get); 0 when the form has no such field.
+template <const reg_table& T, fixed_name F>
+constexpr std::uint64_t field(std::span<const std::byte> data) noexcept {
+  if constexpr (has_field<T, F>) {
+    constexpr reg_field f = T.fields[*T.find(F.view())];
+    return read_bits(data, f.lo, f.width);
+  } else {
+    (void)data;
+    return 0;
+  }
+}
+
 }  // namespace tpuprof::regs
