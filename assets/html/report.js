@@ -613,20 +613,23 @@
     });
   }
   const hex = (v) => '0x' + Math.round(v).toString(16);
-  // Band heights and each rectangle's rows (CSS px inside the plot).
+  // Band heights (local: equal, at least 18 px; global: by the square root of
+  // the size, 26 to 120 px) and
+  // each rectangle's rows (CSS px inside the plot).
   function layoutMem(Q) {
-    const nb = Q.bands.length;
-    const bandH = Q.local ? MEM_BAND_LOCAL : Math.max(26, Math.min(120, Math.floor(360 / Math.max(1, nb))));
-    Q.bandY = Q.bands.map((_, i) => i * bandH);
-    Q.bandH = bandH;
-    Q.H = AXIS + nb * bandH + 2;
+    const roots = Q.bands.map((B) => Math.sqrt(B.size)), total = roots.reduce((a, r) => a + r, 0) || 1;
+    Q.bandH = Q.bands.map((_, i) => Q.local ? Math.max(MEM_BAND_LOCAL, Math.min(120, Math.floor(300 / Q.bands.length)))
+      : Math.round(Math.max(26, Math.min(120, 400 * roots[i] / total))));
+    let yb = 0;
+    Q.bandY = Q.bandH.map((h) => { const y = yb; yb += h; return y; });
+    Q.H = AXIS + yb + 2;
     const starts = Q.bands.map((x) => x.addr);
     const y0 = new Float32Array(Q.n), y1 = new Float32Array(Q.n);
     for (let i = 0; i < Q.n; i++) {
       const a = Q.addr[i];
       let j = upperBound(starts, starts.length, a) - 1;
       if (j < 0) j = 0;
-      const B = Q.bands[j], h = bandH - 1, sc = B.size > 0 ? h / B.size : 0;
+      const B = Q.bands[j], h = Q.bandH[j] - 1, sc = B.size > 0 ? h / B.size : 0;
       const top = Q.bandY[j] + Math.max(0, Math.min(h, (a - B.addr) * sc));
       const bot = Q.bandY[j] + Math.max(0, Math.min(h, (a + Q.size[i] - B.addr) * sc));
       y0[i] = top; y1[i] = Math.max(bot, top + 1);
@@ -648,11 +651,12 @@
     ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle';
     Q.bands.forEach((B, j) => {
       const y = AXIS + Q.bandY[j];
-      ctx.fillStyle = j % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(GUTTER, y, plotW, Q.bandH - 1);
-      ctx.fillStyle = '#eceff3'; ctx.fillRect(0, y + Q.bandH - 1, W, 1);
+      const bh = Q.bandH[j];
+      ctx.fillStyle = j % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(GUTTER, y, plotW, bh - 1);
+      ctx.fillStyle = '#eceff3'; ctx.fillRect(0, y + bh - 1, W, 1);
       ctx.fillStyle = '#1d2330';
-      ctx.fillText(B.name.length > 22 ? B.name.slice(0, 21) + '\u2026' : B.name, 6, y + Math.min(Q.bandH, 18) / 2);
-      if (Q.bandH >= 30) { ctx.fillStyle = '#98a2b3'; ctx.fillText(hex(B.addr) + ' \u00b7 ' + bytes(B.size), 6, y + 24); }
+      ctx.fillText(B.name.length > 22 ? B.name.slice(0, 21) + '\u2026' : B.name, 6, y + Math.min(bh, 18) / 2);
+      if (bh >= 30) { ctx.fillStyle = '#98a2b3'; ctx.fillText(hex(B.addr) + ' \u00b7 ' + bytes(B.size), 6, y + 24); }
     });
     // visible rectangles
     let first = memFirstVisible(Q, t0), last = first, count = 0;

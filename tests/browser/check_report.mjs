@@ -138,6 +138,9 @@ async function main() {
     const panels = await evalJs(`(() => { const t = window.tpuprof, v = t.meta.info; t.setView(v.begin_ns, v.end_ns);
         return t.memPanels().map((p, i) => Object.assign(p, { inked: t.memInked(i) })); })()`);
     result.mem_panels = panels;
+    const worst = Math.max(0, ...panels.map((p) => p.drawMs));
+    if (expect.max_draw_ms && worst > expect.max_draw_ms)
+      failures.push(`a full redraw of a memory chart took ${worst.toFixed(0)} ms (limit ${expect.max_draw_ms})`);
     for (const [name, n] of Object.entries(expect.mem_panels)) {
       const p = panels.find((x) => x.name === name);
       if (!p) failures.push(`no memory chart "${name}"`);

@@ -578,5 +578,21 @@ TEST_CASE("html report of a large synthetic session works in headless Chromium")
     return x.engine == engine::sdma && x.unit == 5 && x.function && x.has_bytes() &&
            x.cmd_id > 5000;
   });
-  check_in_browser(t, "synthetic_800k", probe_of(e, t.meta), 5000);
+  // Three memory operands per event (2.4 M rectangles): the memory charts
+  // must stay as fast as the timeline (drawn as a density raster).
+  struct synthetic_operands {
+    std::array<regs::mem_operand, 3> operands(const engine_event& x) const {
+      std::array<regs::mem_operand, 3> m{};
+      const std::uint64_t k = x.cmd_id;
+      m[0] = operand(regs::mem_kind::local, (k * 4096) % (1 << 18), 2048, false, 0);
+      m[1] = operand(regs::mem_kind::local, (k * 4096 + 8192) % (1 << 18), 4096, true, 0);
+      m[2] = operand(regs::mem_kind::ddr, 0x100000000 + (k % 1000) * 65536, 65536,
+                     x.engine != engine::tiu, 1);
+      return m;
+    }
+  };
+  const synthetic_operands ops;
+  mem_expect mem;
+  mem.panels = {{"LOCAL MEM", 2 * t.hw.size()}, {"GLOBAL MEM", t.hw.size()}};
+  check_in_browser(t, "synthetic_800k", probe_of(e, t.meta), 5000, &ops, &mem);
 }

@@ -697,20 +697,23 @@ inline constexpr std::string_view report_js[] = {
     R"tpuprof_asset(    });
   }
   const hex = (v) => '0x' + Math.round(v).toString(16);
-  // Band heights and each rectangle's rows (CSS px inside the plot).
+  // Band heights (local: equal, at least 18 px; global: by the square root of
+  // the size, 26 to 120 px) and
+  // each rectangle's rows (CSS px inside the plot).
   function layoutMem(Q) {
-    const nb = Q.bands.length;
-    const bandH = Q.local ? MEM_BAND_LOCAL : Math.max(26, Math.min(120, Math.floor(360 / Math.max(1, nb))));
-    Q.bandY = Q.bands.map((_, i) => i * bandH);
-    Q.bandH = bandH;
-    Q.H = AXIS + nb * bandH + 2;
+    const roots = Q.bands.map((B) => Math.sqrt(B.size)), total = roots.reduce((a, r) => a + r, 0) || 1;
+    Q.bandH = Q.bands.map((_, i) => Q.local ? Math.max(MEM_BAND_LOCAL, Math.min(120, Math.floor(300 / Q.bands.length)))
+      : Math.round(Math.max(26, Math.min(120, 400 * roots[i] / total))));
+    let yb = 0;
+    Q.bandY = Q.bandH.map((h) => { const y = yb; yb += h; return y; });
+    Q.H = AXIS + yb + 2;
     const starts = Q.bands.map((x) => x.addr);
     const y0 = new Float32Array(Q.n), y1 = new Float32Array(Q.n);
     for (let i = 0; i < Q.n; i++) {
       const a = Q.addr[i];
       let j = upperBound(starts, starts.length, a) - 1;
       if (j < 0) j = 0;
-      const B = Q.bands[j], h = bandH - 1, sc = B.size > 0 ? h / B.size : 0;
+      const B = Q.bands[j], h = Q.bandH[j] - 1, sc = B.size > 0 ? h / B.size : 0;
       const top = Q.bandY[j] + Math.max(0, Math.min(h, (a - B.addr) * sc));
       const bot = Q.bandY[j] + Math.max(0, Math.min(h, (a + Q.size[i] - B.addr) * sc));
       y0[i] = top; y1[i] = Math.max(bot, top + 1);
@@ -732,11 +735,12 @@ inline constexpr std::string_view report_js[] = {
     ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle';
     Q.bands.forEach((B, j) => {
       const y = AXIS + Q.bandY[j];
-      ctx.fillStyle = j % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(GUTTER, y, plotW, Q.bandH - 1);
-      ctx.fillStyle = '#eceff3'; ctx.fillRect(0, y + Q.bandH - 1, W, 1);
+      const bh = Q.bandH[j];
+      ctx.fillStyle = j % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(GUTTER, y, plotW, bh - 1);
+      ctx.fillStyle = '#eceff3'; ctx.fillRect(0, y + bh - 1, W, 1);
       ctx.fillStyle = '#1d2330';
-      ctx.fillText(B.name.length > 22 ? B.name.slice(0, 21) + '\u2026' : B.name, 6, y + Math.min(Q.bandH, 18) / 2);
-      if (Q.bandH >= 30) { ctx.fillStyle = '#98a2b3'; ctx.fillText(hex(B.addr) + ' \u00b7 ' + bytes(B.size), 6, y + 24); }
+      ctx.fillText(B.name.length > 22 ? B.name.slice(0, 21) + '\u2026' : B.name, 6, y + Math.min(bh, 18) / 2);
+      if (bh >= 30) { ctx.fillStyle = '#98a2b3'; ctx.fillText(hex(B.addr) + ' \u00b7 ' + bytes(B.size), 6, y + 24); }
     });
     // visible rectangles
     let first = memFirstVisible(Q, t0), last = first, count = 0;
@@ -837,14 +841,14 @@ inline constexpr std::string_view report_js[] = {
   function setView(t0, t1) {
     const minSpan = 1;
     const full0 = info.begin_ns, full1 = Math.max(info.end_ns, info.begin_ns + 1);
-    if (t1 - t0 < minSpan) { const m = (t0 + t1) / 2; t0 = m - minSpan / 2; t1 = m + minSpan / 2; }
+)tpuprof_asset",
+    R"tpuprof_asset(    if (t1 - t0 < minSpan) { const m = (t0 + t1) / 2; t0 = m - minSpan / 2; t1 = m + minSpan / 2; }
     const span = Math.min(t1 - t0, (full1 - full0) * 1.02);
     if (t0 < full0 - span * 0.5) t0 = full0 - span * 0.5;
     if (t0 + span > full1 + span * 0.5) t0 = full1 + span * 0.5 - span;
     view.t0 = t0; view.t1 = t0 + span;
     redraw();
-)tpuprof_asset",
-    R"tpuprof_asset(  }
+  }
   function zoomBy(f, at) {
     const t = view.t0 + (view.t1 - view.t0) * at;
     setView(t - (t - view.t0) * f, t + (view.t1 - t) * f);
@@ -990,10 +994,10 @@ inline constexpr std::string_view report_js[] = {
       { t: 'Duration', num: 1, fmt: dur }, { t: 'Bytes', num: 1, fmt: num }, { t: 'GB/s', num: 1, fmt: (v) => fixed(v, 3) }];
     const evRows = (rows) => rows.map((r) => [lanes[r[0]].label, opName(r[3]), r[4], r[1] - info.begin_ns, r[2] - r[1], r[5], r[6], r]);
     const focusRow = (r) => { const raw = r[7]; const L = lanes[raw[0]]; const i = findEvent(L.idx, raw[4], raw[1]); if (i >= 0) { selected = { lane: L, i }; } zoomTo(raw[1], raw[2], 2); scrollToTimeline(); };
-    const groupHeaders = (first, nameFmt) => [{ t: first, fmt: nameFmt }, { t: 'Count', num: 1, fmt: num }, { t: 'Total', num: 1, fmt: dur },
-      { t: 'Mean', num: 1, fmt: dur }, { t: 'Min', num: 1, fmt: dur }, { t: 'Max', num: 1, fmt: dur }, { t: 'p50', num: 1, fmt: dur },
 )tpuprof_asset",
-    R"tpuprof_asset(      { t: 'p99', num: 1, fmt: dur }, { t: 'Bytes', num: 1, fmt: (v) => (v ? num(v) : '') }, { t: 'uArch rate', num: 1, fmt: (v) => (v === null ? '' : pct(v)) }];
+    R"tpuprof_asset(    const groupHeaders = (first, nameFmt) => [{ t: first, fmt: nameFmt }, { t: 'Count', num: 1, fmt: num }, { t: 'Total', num: 1, fmt: dur },
+      { t: 'Mean', num: 1, fmt: dur }, { t: 'Min', num: 1, fmt: dur }, { t: 'Max', num: 1, fmt: dur }, { t: 'p50', num: 1, fmt: dur },
+      { t: 'p99', num: 1, fmt: dur }, { t: 'Bytes', num: 1, fmt: (v) => (v ? num(v) : '') }, { t: 'uArch rate', num: 1, fmt: (v) => (v === null ? '' : pct(v)) }];
     const nameRows = (rows) => rows.map((r) => [r[0] ? names[r[0]] : '(none)', ...r.slice(1)]);
     const tracks = meta.util.tracks.map((t) => [lanes[t.lane].label, t.events, t.busy_ns, meta.util.span_ns > 0 ? t.busy_ns / meta.util.span_ns : NaN, t.bytes === undefined ? null : t.bytes, t.gbps === undefined ? null : t.gbps]);
     const tabs = [
