@@ -580,8 +580,10 @@
       const lane = new Uint16Array(n), ev = new Uint32Array(n), addr = new Float64Array(n), size = new Float64Array(n),
         fl = new Uint16Array(n), b = new Float64Array(n), e = new Float64Array(n);
       let k = 0;
+      const runs = [];
       for (const [lp, cnt, off] of P.lanes) {
         p = off;
+        runs.push([k, k + cnt]);
         const L = lanes[lp];
         let evi = 0, a = 0;
         for (let j = 0; j < cnt; j++, k++) {
@@ -593,9 +595,7 @@
         }
       }
       // Time order (for the visible range and hit tests), then block maxima of the ends.
-      const order = new Uint32Array(n);
-      for (let i = 0; i < n; i++) order[i] = i;
-      order.sort((x, y) => b[x] - b[y] || x - y);
+      const order = mergeRuns(b, runs, n);
       const re = (a0, T) => { const o = new T(n); for (let i = 0; i < n; i++) o[i] = a0[order[i]]; return o; };
       const Q = { pi, name: P.name, n, lane: re(lane, Uint16Array), ev: re(ev, Uint32Array), addr: re(addr, Float64Array),
         size: re(size, Float64Array), fl: re(fl, Uint16Array), b: re(b, Float64Array), e: re(e, Float64Array),
@@ -611,6 +611,28 @@
       Q.blockMax = bm;
       mem.panels.push(Q);
     });
+  }
+  // Indices 0..n-1 ordered by b, given runs [s, e) that are each ordered
+  // already (a lane's operands follow its events): pairwise merges, stable.
+  function mergeRuns(b, runs, n) {
+    let cur = new Uint32Array(n), tmp = new Uint32Array(n);
+    for (let i = 0; i < n; i++) cur[i] = i;
+    while (runs.length > 1) {
+      const next = [];
+      for (let r = 0; r < runs.length; r += 2) {
+        const [s1, e1] = runs[r];
+        if (r + 1 === runs.length) { tmp.set(cur.subarray(s1, e1), s1); next.push(runs[r]); continue; }
+        const e2 = runs[r + 1][1];
+        let i = s1, j = e1, o = s1;
+        while (i < e1 && j < e2) tmp[o++] = b[cur[j]] < b[cur[i]] ? cur[j++] : cur[i++];
+        while (i < e1) tmp[o++] = cur[i++];
+        while (j < e2) tmp[o++] = cur[j++];
+        next.push([s1, e2]);
+      }
+      [cur, tmp] = [tmp, cur];
+      runs = next;
+    }
+    return cur;
   }
   const hex = (v) => '0x' + Math.round(v).toString(16);
   // Band heights (local: equal, at least 18 px; global: by the square root of
@@ -947,7 +969,9 @@
   // ---------- build ----------
   const t_decode = performance.now();
   decodeAll();
+  const t_mem = performance.now();
   decodeMem();
+  const memDecodeMs = performance.now() - t_mem;
   const decodeMs = performance.now() - t_decode;
   app.append(
     el('header', { class: 'top' }, el('h1', null, meta.title), el('span', { class: 'sub' }, info.source),
@@ -961,7 +985,7 @@
 
   // ---------- test hook ----------
   Object.assign(api, {
-    meta, lanes, view, decodeMs,
+    meta, lanes, view, decodeMs, memDecodeMs,
     drawMs: () => tl.drawMs,
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,

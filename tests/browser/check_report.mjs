@@ -138,6 +138,7 @@ async function main() {
     const panels = await evalJs(`(() => { const t = window.tpuprof, v = t.meta.info; t.setView(v.begin_ns, v.end_ns);
         return t.memPanels().map((p, i) => Object.assign(p, { inked: t.memInked(i) })); })()`);
     result.mem_panels = panels;
+    result.mem_decode_ms = await evalJs('window.tpuprof.memDecodeMs');
     const worst = Math.max(0, ...panels.map((p) => p.drawMs));
     if (expect.max_draw_ms && worst > expect.max_draw_ms)
       failures.push(`a full redraw of a memory chart took ${worst.toFixed(0)} ms (limit ${expect.max_draw_ms})`);

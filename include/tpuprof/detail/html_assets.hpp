@@ -663,8 +663,10 @@ inline constexpr std::string_view report_js[] = {
       const lane = new Uint16Array(n), ev = new Uint32Array(n), addr = new Float64Array(n), size = new Float64Array(n),
         fl = new Uint16Array(n), b = new Float64Array(n), e = new Float64Array(n);
       let k = 0;
+      const runs = [];
       for (const [lp, cnt, off] of P.lanes) {
         p = off;
+        runs.push([k, k + cnt]);
         const L = lanes[lp];
         let evi = 0, a = 0;
         for (let j = 0; j < cnt; j++, k++) {
@@ -676,9 +678,7 @@ inline constexpr std::string_view report_js[] = {
         }
       }
       // Time order (for the visible range and hit tests), then block maxima of the ends.
-      const order = new Uint32Array(n);
-      for (let i = 0; i < n; i++) order[i] = i;
-      order.sort((x, y) => b[x] - b[y] || x - y);
+      const order = mergeRuns(b, runs, n);
       const re = (a0, T) => { const o = new T(n); for (let i = 0; i < n; i++) o[i] = a0[order[i]]; return o; };
       const Q = { pi, name: P.name, n, lane: re(lane, Uint16Array), ev: re(ev, Uint32Array), addr: re(addr, Float64Array),
         size: re(size, Float64Array), fl: re(fl, Uint16Array), b: re(b, Float64Array), e: re(e, Float64Array),
@@ -693,8 +693,30 @@ inline constexpr std::string_view report_js[] = {
       }
       Q.blockMax = bm;
       mem.panels.push(Q);
+    });
+  }
 )tpuprof_asset",
-    R"tpuprof_asset(    });
+    R"tpuprof_asset(  // Indices 0..n-1 ordered by b, given runs [s, e) that are each ordered
+  // already (a lane's operands follow its events): pairwise merges, stable.
+  function mergeRuns(b, runs, n) {
+    let cur = new Uint32Array(n), tmp = new Uint32Array(n);
+    for (let i = 0; i < n; i++) cur[i] = i;
+    while (runs.length > 1) {
+      const next = [];
+      for (let r = 0; r < runs.length; r += 2) {
+        const [s1, e1] = runs[r];
+        if (r + 1 === runs.length) { tmp.set(cur.subarray(s1, e1), s1); next.push(runs[r]); continue; }
+        const e2 = runs[r + 1][1];
+        let i = s1, j = e1, o = s1;
+        while (i < e1 && j < e2) tmp[o++] = b[cur[j]] < b[cur[i]] ? cur[j++] : cur[i++];
+        while (i < e1) tmp[o++] = cur[i++];
+        while (j < e2) tmp[o++] = cur[j++];
+        next.push([s1, e2]);
+      }
+      [cur, tmp] = [tmp, cur];
+      runs = next;
+    }
+    return cur;
   }
   const hex = (v) => '0x' + Math.round(v).toString(16);
   // Band heights (local: equal, at least 18 px; global: by the square root of
@@ -825,7 +847,8 @@ inline constexpr std::string_view report_js[] = {
     }
     const dropped = meta.mem.dropped;
     return section('memory-section', 'Memory over time (x: time, shared with the timeline; y: address)', ...kids,
-      el('div', { class: 'legend' }, el('span', null, el('i', { style: 'background:rgb(' + MEM_R + ')' }), 'read'),
+)tpuprof_asset",
+    R"tpuprof_asset(      el('div', { class: 'legend' }, el('span', null, el('i', { style: 'background:rgb(' + MEM_R + ')' }), 'read'),
         el('span', null, el('i', { style: 'background:rgb(' + MEM_W + ')' }), 'written'),
         'Each operand of a command covers its addresses for the command\u2019s duration; when zoomed out, overlapping operands add up (more opaque).',
         dropped ? el('span', { class: 'bad' }, num(dropped) + ' operands past the report\u2019s limit are not drawn') : null));
@@ -841,8 +864,7 @@ inline constexpr std::string_view report_js[] = {
   function setView(t0, t1) {
     const minSpan = 1;
     const full0 = info.begin_ns, full1 = Math.max(info.end_ns, info.begin_ns + 1);
-)tpuprof_asset",
-    R"tpuprof_asset(    if (t1 - t0 < minSpan) { const m = (t0 + t1) / 2; t0 = m - minSpan / 2; t1 = m + minSpan / 2; }
+    if (t1 - t0 < minSpan) { const m = (t0 + t1) / 2; t0 = m - minSpan / 2; t1 = m + minSpan / 2; }
     const span = Math.min(t1 - t0, (full1 - full0) * 1.02);
     if (t0 < full0 - span * 0.5) t0 = full0 - span * 0.5;
     if (t0 + span > full1 + span * 0.5) t0 = full1 + span * 0.5 - span;
@@ -982,7 +1004,8 @@ inline constexpr std::string_view report_js[] = {
     const r = canvas.getBoundingClientRect(), x = cx - r.left - GUTTER, y = cy - r.top - AXIS;
     const row = Math.floor(y / 44);
     if (x < 0 || y < 0 || row >= bw.rows.length || !bw.cache) { tip.style.display = 'none'; return; }
-    const bins = bw.cache[row], k = Math.min(bins.length - 1, Math.floor(x / ((r.width - GUTTER) / bins.length)));
+)tpuprof_asset",
+    R"tpuprof_asset(    const bins = bw.cache[row], k = Math.min(bins.length - 1, Math.floor(x / ((r.width - GUTTER) / bins.length)));
     const t = view.t0 + (x / (r.width - GUTTER)) * (view.t1 - view.t0);
     showTip(bw.rows[row].lane.label, [['time', dur(t - info.begin_ns)], ['bandwidth', bins[k].toFixed(3) + ' GB/s']], cx, cy);
   }
@@ -994,8 +1017,7 @@ inline constexpr std::string_view report_js[] = {
       { t: 'Duration', num: 1, fmt: dur }, { t: 'Bytes', num: 1, fmt: num }, { t: 'GB/s', num: 1, fmt: (v) => fixed(v, 3) }];
     const evRows = (rows) => rows.map((r) => [lanes[r[0]].label, opName(r[3]), r[4], r[1] - info.begin_ns, r[2] - r[1], r[5], r[6], r]);
     const focusRow = (r) => { const raw = r[7]; const L = lanes[raw[0]]; const i = findEvent(L.idx, raw[4], raw[1]); if (i >= 0) { selected = { lane: L, i }; } zoomTo(raw[1], raw[2], 2); scrollToTimeline(); };
-)tpuprof_asset",
-    R"tpuprof_asset(    const groupHeaders = (first, nameFmt) => [{ t: first, fmt: nameFmt }, { t: 'Count', num: 1, fmt: num }, { t: 'Total', num: 1, fmt: dur },
+    const groupHeaders = (first, nameFmt) => [{ t: first, fmt: nameFmt }, { t: 'Count', num: 1, fmt: num }, { t: 'Total', num: 1, fmt: dur },
       { t: 'Mean', num: 1, fmt: dur }, { t: 'Min', num: 1, fmt: dur }, { t: 'Max', num: 1, fmt: dur }, { t: 'p50', num: 1, fmt: dur },
       { t: 'p99', num: 1, fmt: dur }, { t: 'Bytes', num: 1, fmt: (v) => (v ? num(v) : '') }, { t: 'uArch rate', num: 1, fmt: (v) => (v === null ? '' : pct(v)) }];
     const nameRows = (rows) => rows.map((r) => [r[0] ? names[r[0]] : '(none)', ...r.slice(1)]);
@@ -1033,7 +1055,9 @@ inline constexpr std::string_view report_js[] = {
   // ---------- build ----------
   const t_decode = performance.now();
   decodeAll();
+  const t_mem = performance.now();
   decodeMem();
+  const memDecodeMs = performance.now() - t_mem;
   const decodeMs = performance.now() - t_decode;
   app.append(
     el('header', { class: 'top' }, el('h1', null, meta.title), el('span', { class: 'sub' }, info.source),
@@ -1047,7 +1071,7 @@ inline constexpr std::string_view report_js[] = {
 
   // ---------- test hook ----------
   Object.assign(api, {
-    meta, lanes, view, decodeMs,
+    meta, lanes, view, decodeMs, memDecodeMs,
     drawMs: () => tl.drawMs,
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
