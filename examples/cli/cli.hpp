@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decode/operand_table.hpp>
 
 namespace cli {
 
@@ -52,8 +53,10 @@ class progress {
 };
 
 /// Decodes a dump directory, or a parent of several dump directories (one
-/// device each). Throws tpuprof::decode_error.
-tpuprof::materialized_trace load(const common_options& o, progress& p);
+/// device each). Throws tpuprof::decode_error. With `ops`, also keeps the
+/// memory operands of decoders that have them (the HTML memory charts).
+tpuprof::materialized_trace load(const common_options& o, progress& p,
+                                 tpuprof::operand_table* ops = nullptr);
 
 struct convert_options {
   std::string out_dir = "tpuprof_out";

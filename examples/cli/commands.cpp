@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <tpuprof/decode/merge.hpp>
+#include <tpuprof/decode/operand_table.hpp>
 #include <tpuprof/tpuprof.hpp>
 
 #include "cli.hpp"
@@ -55,7 +56,21 @@ std::string num(double v, int prec = 3) {
   return fmt::format("{:.{}f}", v, prec);
 }
 
-materialized_trace load_one(const fs::path& dir, const common_options& o) {
+/// Keeps the memory operands of `d` in `ops` when the decoder has them
+/// (BM1684X; CDM decoders once they provide operands(e)).
+template <class D>
+void keep_operands(const D& d, operand_table* ops, std::size_t device) {
+  if constexpr (operand_source<D>) {
+    if (ops) ops->append(d.events(), d, static_cast<std::uint8_t>(device));
+  } else {
+    (void)d;
+    (void)ops;
+    (void)device;
+  }
+}
+
+materialized_trace load_one(const fs::path& dir, const common_options& o, operand_table* ops,
+                            std::size_t device) {
   auto files = io::dump_files::open_directory(dir);
   const std::string chip = o.chip.empty() ? std::string(detect_dump(files).chip) : o.chip;
   using all_chips = chip_list<chips::bm1684x, chips::aks, chips::aksv>;
@@ -64,12 +79,17 @@ materialized_trace load_one(const fs::path& dir, const common_options& o) {
       decode_options opt;
       if (o.tiu_freq_mhz > 0) opt.tiu_freq_mhz = o.tiu_freq_mhz;
       if (o.dma_freq_mhz > 0) opt.dma_freq_mhz = o.dma_freq_mhz;
-      return materialize(bmprofile_decoder<C>(std::move(files), opt));
+      const bmprofile_decoder<C> d(std::move(files), opt);
+      keep_operands(d, ops, device);
+      return materialize(d);
     } else {
       cdm::cdm_options opt;
       opt.tiu_freq_mhz = o.tiu_freq_mhz;
       opt.dma_freq_mhz = o.dma_freq_mhz;
-      return materialize(cdm::cdm_decoder<C>(files, opt));
+      opt.keep_instructions = ops != nullptr;  // operands only for the memory charts
+      const cdm::cdm_decoder<C> d(files, opt);
+      keep_operands(d, ops, device);
+      return materialize(d);
     }
   });
 }
@@ -97,7 +117,7 @@ std::optional<double> parse_duration_ns(const std::string& s) {
   return std::nullopt;
 }
 
-materialized_trace load(const common_options& o, progress& p) {
+materialized_trace load(const common_options& o, progress& p, operand_table* ops) {
   const fs::path in(o.input);
   std::error_code ec;
   if (!fs::exists(in, ec))
@@ -118,7 +138,7 @@ materialized_trace load(const common_options& o, progress& p) {
   std::vector<materialized_trace> parts;
   for (std::size_t i = 0; i < dirs.size(); ++i) {
     p.step(fmt::format("decoding {} ({}/{})", dirs[i].string(), i + 1, dirs.size()));
-    parts.push_back(load_one(dirs[i], o));
+    parts.push_back(load_one(dirs[i], o, ops, i));
   }
   auto t = merge_devices(std::move(parts));
   if (o.num_core > 0) {
@@ -440,9 +460,22 @@ int cmd_diff(const common_options& o, const std::string& other, const std::strin
   return ra != ok ? ra : finish(o, b);
 }
 
+namespace {
+
+/// report.html, with the memory charts when operands were kept.
+void write_report(const fs::path& f, const materialized_trace& t, const operand_table& ops) {
+  if (ops.empty())
+    sinks::write_html_file(f, t);
+  else
+    sinks::write_html_file(f, t, ops);
+}
+
+}  // namespace
+
 int cmd_convert(const common_options& o, const convert_options& c) {
   progress p(!o.quiet && o.color);
-  auto t = load(o, p);
+  operand_table ops;
+  auto t = load(o, p, c.html ? &ops : nullptr);
   fs::create_directories(c.out_dir);
   const fs::path out(c.out_dir);
   io::host_trace host;
@@ -475,6 +508,7 @@ int cmd_convert(const common_options& o, const convert_options& c) {
     emit("summary.csv",
          [&](const fs::path& f) { sinks::write_file<sinks::csv_summary_sink>(f, t); });
   }
+  if (c.html) emit("report.html", [&](const fs::path& f) { write_report(f, t, ops); });
   if (c.summary) {
     emit("summary.txt", [&](const fs::path& f) {
       summary_options so;
@@ -492,9 +526,10 @@ int cmd_convert(const common_options& o, const convert_options& c) {
 
 int cmd_report(const common_options& o, const std::string& out) {
   progress p(!o.quiet && o.color);
-  auto t = load(o, p);
+  operand_table ops;
+  auto t = load(o, p, &ops);
   p.step("writing " + out);
-  sinks::write_html_file(out, t);
+  write_report(out, t, ops);
   p.done();
   if (!o.quiet) fmt::print("wrote {}\n", out);
   return finish(o, t);

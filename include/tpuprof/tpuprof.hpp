@@ -33,6 +33,7 @@
 #include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/decode/detect.hpp>
 #include <tpuprof/decode/merge.hpp>
+#include <tpuprof/decode/operand_table.hpp>
 #include <tpuprof/decode/regs/aks_isa.hpp>
 #include <tpuprof/decode/regs/bm1684x_isa.hpp>
 

@@ -8,7 +8,12 @@
 //      [--expect expect.json] [--chromium /usr/bin/chromium] [--timeout 60000]
 // expect.json: {"lane": {"eng": "TIU", "unit": 0, "dev": 0}, "cmd_id": 12,
 //               "begin_ns": 123.0, "fields": {"op": "arith.cast", ...},
-//               "min_events": 200, "max_draw_ms": 1500}
+//               "min_events": 200, "max_draw_ms": 1500,
+//               "mem_panels": {"LOCAL MEM": 403, "GLOBAL MEM": 176},
+//               "mem": [{"panel": 0, "lane": {...}, "cmd_id": 3, "begin_ns": 1.0,
+//                        "address": 4096, "fields": {"address": "0x1000", ...}}]}
+// mem_panels: the memory charts expected (operand counts; each must be drawn);
+// mem: operands whose tooltip is checked after hovering them.
 // Prints one JSON line with the results; exit 0 when every check passed.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -126,6 +131,48 @@ async function main() {
         for (let k = 0; k < 3; k++) { t.setView(v.begin_ns, v.end_ns); m = Math.max(m, t.drawMs()); } return m; })()`);
     if (expect.max_draw_ms && result.full_draw_ms > expect.max_draw_ms)
       failures.push(`a full redraw took ${result.full_draw_ms.toFixed(0)} ms (limit ${expect.max_draw_ms})`);
+  }
+
+  // Memory charts: the panels expected, with their operand counts, drawn (at full view).
+  if (st.ready && expect.mem_panels) {
+    const panels = await evalJs(`(() => { const t = window.tpuprof, v = t.meta.info; t.setView(v.begin_ns, v.end_ns);
+        return t.memPanels().map((p, i) => Object.assign(p, { inked: t.memInked(i) })); })()`);
+    result.mem_panels = panels;
+    result.mem_decode_ms = await evalJs('window.tpuprof.memDecodeMs');
+    const worst = Math.max(0, ...panels.map((p) => p.drawMs));
+    if (expect.max_draw_ms && worst > expect.max_draw_ms)
+      failures.push(`a full redraw of a memory chart took ${worst.toFixed(0)} ms (limit ${expect.max_draw_ms})`);
+    for (const [name, n] of Object.entries(expect.mem_panels)) {
+      const p = panels.find((x) => x.name === name);
+      if (!p) failures.push(`no memory chart "${name}"`);
+      else {
+        if (p.n !== n) failures.push(`memory chart "${name}" has ${p.n} operands, expected ${n}`);
+        if (!(p.inked > 100)) failures.push(`memory chart "${name}" looks blank (${p.inked} inked pixels)`);
+      }
+    }
+    if (panels.length !== Object.keys(expect.mem_panels).length) failures.push(`${panels.length} memory charts`);
+  }
+  async function hoverCheck(loc, fields, what) {
+    await sleep(100);
+    await s('Input.dispatchMouseEvent', { type: 'mouseMoved', x: loc.x, y: loc.y });
+    await sleep(100);
+    const tipv = await evalJs('({ title: window.tpuprof.tooltipTitle(), fields: window.tpuprof.tooltip() })');
+    if (!tipv.fields) { failures.push(`no tooltip after hovering ${what} at ` + JSON.stringify(loc)); return tipv; }
+    for (const [k, v] of Object.entries(fields || {})) {
+      const got = tipv.fields[k];
+      if (got === undefined) failures.push(`${what} tooltip has no "${k}" (has ${Object.keys(tipv.fields).join(', ')})`);
+      else if (!got.startsWith(String(v))) failures.push(`${what} tooltip "${k}" is "${got}", expected it to start with "${v}"`);
+    }
+    return tipv;
+  }
+  result.mem_tooltips = [];
+  for (const m of (st.ready && expect.mem) || []) {
+    const loc = await evalJs(`(() => { const t = window.tpuprof, want = ${JSON.stringify(m.lane)};
+        const li = t.lanes.findIndex((L) => L.eng === want.eng && L.unit === want.unit && L.dev === (want.dev || 0));
+        if (li < 0) return { error: 'no lane ' + JSON.stringify(want) };
+        return t.memFocus(${Number(m.panel)}, li, ${Number(m.cmd_id)}, ${Number(m.begin_ns)}, ${Number(m.address)}); })()`);
+    if (loc.error) { failures.push('memory operand: ' + loc.error); continue; }
+    result.mem_tooltips.push(await hoverCheck(loc, m.fields, 'memory operand'));
   }
 
   // Tooltip of a known event: hover its centre with a real mouse event.

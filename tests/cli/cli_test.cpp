@@ -301,6 +301,16 @@ TEST_CASE("cli: convert writes the chosen outputs atomically into the output dir
   CHECK(page.find("canvas") != std::string::npos);  // the timeline, drawn by the inline script
   CHECK(page.find("<script src") == std::string::npos);
   CHECK(page.find("blazeface") != std::string::npos);
+  // with the memory charts of the descriptors' operands (403 local, 176 global:
+  // tests/data/bm1684x_vendor_mem.csv)
+  CHECK(page.find("<script id=\"tpuprof-mem\"") != std::string::npos);
+  CHECK(page.find("\"name\":\"LOCAL MEM\",") != std::string::npos);
+  CHECK(page.find("\"n\":403}") != std::string::npos);
+  CHECK(page.find("\"n\":176}") != std::string::npos);
+  // convert --html writes the same report
+  auto out3 = tmp("convert_html");
+  REQUIRE(run("convert -q --html -o " + out3.string() + " " + bm1684x).code == 0);
+  CHECK(test_util::read_text((out3 / "report.html").string()) == page);
   // an output path that cannot be created is an I/O error (exit 3)
   CHECK(run("convert -q -o /proc/tpuprof_no_such_dir " + bm1684x).code == 3);
 }

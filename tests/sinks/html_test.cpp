@@ -3,13 +3,16 @@
 // tests/browser/check_report.mjs: real captures and a large synthetic session.
 #include <simdjson.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -144,6 +147,179 @@ TEST_CASE("html report options: title and table sizes") {
   CHECK(doc["tables"]["top_duration"].get_array().size() == 3);
 }
 
+// ---------------------------------------------------------------- memory charts
+
+namespace {
+
+/// Operands by cmd id, with two local banks and one global buffer.
+struct fake_operands {
+  std::map<std::uint32_t, std::vector<regs::mem_operand>> by_id;
+  std::vector<regs::mem_operand> operands(const engine_event& e) const {
+    auto it = by_id.find(e.cmd_id);
+    return it == by_id.end() ? std::vector<regs::mem_operand>{} : it->second;
+  }
+  std::vector<regs::memory_region> memory_regions() const {
+    return {{regs::mem_kind::local, 0, 16384, "BANK[0]"},
+            {regs::mem_kind::local, 16384, 16384, "BANK[1]"},
+            {regs::mem_kind::ddr, 0x100000000, 1 << 20, "neuron"}};
+  }
+};
+
+regs::mem_operand operand(regs::mem_kind k, std::uint64_t addr, std::uint64_t size, bool write,
+                          std::uint8_t index) {
+  regs::mem_operand m;
+  m.kind = k;
+  m.address = addr;
+  m.size = m.data_size = size;
+  m.write = write;
+  m.index = index;
+  return m;
+}
+
+std::vector<std::uint8_t> unbase64(std::string_view s) {
+  std::vector<std::uint8_t> out;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char c : s) {
+    int v = c >= 'A' && c <= 'Z'   ? c - 'A'
+            : c >= 'a' && c <= 'z' ? c - 'a' + 26
+            : c >= '0' && c <= '9' ? c - '0' + 52
+            : c == '+'             ? 62
+            : c == '/'             ? 63
+                                   : -1;
+    if (v < 0) continue;
+    acc = acc << 6 | static_cast<std::uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<std::uint8_t>(acc >> bits));
+    }
+  }
+  return out;
+}
+
+/// (event index, address, size, flags) rows of one lane's stream.
+std::vector<std::array<std::uint64_t, 4>> mem_rows(const std::vector<std::uint8_t>& b,
+                                                   std::size_t off, std::size_t n) {
+  std::size_t p = off;
+  auto varint = [&] {
+    std::uint64_t z = 0;
+    for (int sh = 0;; sh += 7) {
+      const std::uint8_t c = b.at(p++);
+      z |= std::uint64_t{c & 0x7Fu} << sh;
+      if (!(c & 0x80)) return z;
+    }
+  };
+  std::vector<std::array<std::uint64_t, 4>> rows;
+  std::uint64_t ev = 0, addr = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    ev += varint();
+    const std::uint64_t z = varint();
+    addr += (z >> 1) ^ (~(z & 1) + 1);
+    const std::uint64_t size = varint(), fl = varint();
+    rows.push_back({ev, addr, size, fl});
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("html report with memory operands embeds the LOCAL and GLOBAL MEM charts") {
+  auto t = sink_test::sample();
+  using K = regs::mem_kind;
+  fake_operands ops;
+  ops.by_id[10] = {operand(K::constant, 5, 0, false, 1)};  // an immediate: not drawn
+  ops.by_id[11] = {operand(K::local, 0x100, 64, false, 0), operand(K::local, 0x4000, 128, true, 0)};
+  ops.by_id[13] = {operand(K::local, 0x80, 32, false, 1)};
+  ops.by_id[102] = {operand(K::ddr, 0x100000000, 4096, false, 0),
+                    operand(K::local, 0x200, 4096, true, 0)};
+  std::string out;
+  sinks::write_html(t, ops, out);
+  CHECK(count(out, "<script") == 4);
+  const std::string meta = meta_of(out);
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  REQUIRE(p.parse(meta).get(doc) == simdjson::SUCCESS);
+  CHECK(std::int64_t(doc["mem"]["dropped"]) == 0);
+  CHECK(std::string_view(doc["mem"]["kinds"].at(4)) == "ddr");
+  simdjson::dom::array panels = doc["mem"]["panels"];
+  REQUIRE(panels.size() == 2);
+  simdjson::dom::element lp = panels.at(0), gp = panels.at(1);
+  CHECK(std::string_view(lp["name"]) == "LOCAL MEM");
+  CHECK(std::int64_t(lp["n"]) == 4);
+  CHECK(std::int64_t(gp["n"]) == 1);
+  CHECK(lp["bands"].get_array().size() == 2);  // both banks, BANK[1] unused
+  CHECK(std::string_view(lp["bands"].at(1).at(2)) == "BANK[1]");
+  REQUIRE(gp["bands"].get_array().size() == 1);
+  CHECK(std::string_view(gp["bands"].at(0).at(2)) == "neuron");
+  CHECK(std::int64_t(gp["bands"].at(0).at(0)) == 0x100000000);
+  // lanes: [lane position, operands, offset, bytes]; core 0 TIU is lane 2, GDMA lane 3
+  simdjson::dom::array ll = lp["lanes"], gl = gp["lanes"];
+  REQUIRE(ll.size() == 2);
+  REQUIRE(gl.size() == 1);
+  CHECK(std::int64_t(ll.at(0).at(0)) == 2);
+  CHECK(std::int64_t(ll.at(0).at(1)) == 3);
+  CHECK(std::int64_t(ll.at(1).at(0)) == 3);
+  CHECK(std::int64_t(gl.at(0).at(0)) == 3);
+  const auto bytes = unbase64(
+      between(out, "<script id=\"tpuprof-mem\" type=\"application/octet-stream\">", "</script>"));
+  auto lane = [&](simdjson::dom::element l) {
+    CHECK(std::uint64_t(std::int64_t(l.at(2))) + std::uint64_t(std::int64_t(l.at(3))) <=
+          bytes.size());
+    return mem_rows(bytes, std::size_t(std::int64_t(l.at(2))), std::size_t(std::int64_t(l.at(1))));
+  };
+  using row = std::array<std::uint64_t, 4>;
+  // flags: kind (local 1, ddr 4) | write << 3 | operand << 4
+  CHECK(lane(ll.at(0)) ==
+        std::vector<row>{{1, 0x100, 64, 1}, {1, 0x4000, 128, 9}, {3, 0x80, 32, 17}});
+  CHECK(lane(ll.at(1)) == std::vector<row>{{2, 0x200, 4096, 9}});
+  CHECK(lane(gl.at(0)) == std::vector<row>{{2, 0x100000000, 4096, 4}});
+
+  // The sink given the same operands writes the same page.
+  std::string via_sink;
+  sinks::html_sink s(via_sink, ops);
+  write_trace(t, s);
+  CHECK(via_sink == out);
+
+  // Without operands: no memory data; over the limit: counted, not drawn.
+  std::string plain;
+  sinks::write_html(t, plain);
+  CHECK(meta_of(plain).find("\"mem\":null") != std::string::npos);
+  CHECK(count(plain, "<script") == 3);
+  sinks::html_options o;
+  o.max_memory_rects = 3;
+  std::string capped;
+  sinks::write_html(t, ops, capped, o);
+  simdjson::dom::element doc2;
+  REQUIRE(p.parse(meta_of(capped)).get(doc2) == simdjson::SUCCESS);
+  CHECK(std::int64_t(doc2["mem"]["dropped"]) == 2);
+  CHECK(std::int64_t(doc2["mem"]["panels"].at(0)["n"]) == 3);
+}
+
+#ifdef TPUPROF_SAMPLES_DIR
+// Expected counts: tests/data/bm1684x_vendor_mem.csv (403 local, 176 global records).
+TEST_CASE("html report of the real BM1684X capture has its memory charts") {
+  bmprofile_decoder<chips::bm1684x> d(io::dump_files::open_directory(
+      std::string(TPUPROF_SAMPLES_DIR) + "/bm1684x/bmprofile_data-1"));
+  std::string out;
+  sinks::write_html(d, d, out);
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  REQUIRE(p.parse(meta_of(out)).get(doc) == simdjson::SUCCESS);
+  simdjson::dom::array panels = doc["mem"]["panels"];
+  REQUIRE(panels.size() == 2);
+  CHECK(std::int64_t(panels.at(0)["n"]) == 403);
+  CHECK(std::int64_t(panels.at(1)["n"]) == 176);
+  CHECK(panels.at(0)["bands"].get_array().size() == 16);
+  // the global.profile buffers in use, and the static memory TIU command 4 reads
+  simdjson::dom::array gb = panels.at(1)["bands"];
+  REQUIRE(gb.size() == 3);
+  CHECK(std::string_view(gb.at(0).at(2)) == "0x90005c0-0x90005d4");
+  CHECK(std::string_view(gb.at(1).at(2)) == "coeff");
+  CHECK(std::string_view(gb.at(2).at(2)) == "neuron_mem");
+}
+#endif
+
 // ---------------------------------------------------------------- browser
 
 namespace {
@@ -232,27 +408,73 @@ probe probe_of(const engine_event& e, const trace_info& info) {
   return p;
 }
 
-/// Renders `trace` to build/.../tmp/html/<label>.html and checks it in Chromium.
-template <decoded_trace T>
-void check_in_browser(const T& trace, const std::string& label, const probe& p,
-                      double max_draw_ms) {
+/// An operand of the memory charts whose tooltip the browser test checks.
+struct mem_probe {
+  unsigned panel = 0;  // 0 LOCAL MEM, 1 GLOBAL MEM
+  probe event;         // its event: lane, cmd id, begin; fields of the operand
+  std::uint64_t address = 0;
+};
+struct mem_expect {
+  std::vector<std::pair<std::string, std::uint64_t>> panels;  // name, operands
+  std::vector<mem_probe> probes;
+};
+
+std::string grouped(std::uint64_t v) {
+  std::string b = std::to_string(v), g;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (i && (b.size() - i) % 3 == 0) g += ',';
+    g += b[i];
+  }
+  return g;
+}
+
+void put_fields(std::ofstream& f, const std::vector<std::pair<std::string, std::string>>& fields) {
+  f << '{';
+  bool first = true;
+  for (const auto& [k, v] : fields) {
+    if (!first) f << ',';
+    first = false;
+    f << json_str(k) << ':' << json_str(v);
+  }
+  f << '}';
+}
+
+/// Renders `trace` (with the memory charts of `ops` when given) to
+/// build/.../tmp/html/<label>.html and checks it in Chromium.
+template <decoded_trace T, class Ops = std::nullptr_t>
+void check_in_browser(const T& trace, const std::string& label, const probe& p, double max_draw_ms,
+                      const Ops* ops = nullptr, const mem_expect* mem = nullptr) {
   auto dir = std::filesystem::path(TPUPROF_TEST_TMP) / "html";
   std::filesystem::create_directories(dir);
   const auto html = dir / (label + ".html"), png = dir / (label + ".png"),
              expect = dir / (label + ".expect.json");
-  sinks::write_html_file(html, trace);
+  if constexpr (operand_source<Ops>)
+    sinks::write_html_file(html, trace, *ops);
+  else
+    sinks::write_html_file(html, trace);
   {
     std::ofstream f(expect);
     f << "{\"lane\":{\"eng\":" << json_str(p.eng) << ",\"unit\":" << p.unit
       << ",\"dev\":0},\"cmd_id\":" << p.cmd_id << ",\"begin_ns\":" << p.begin_ns
-      << ",\"max_draw_ms\":" << max_draw_ms << ",\"fields\":{";
-    bool first = true;
-    for (const auto& [k, v] : p.fields) {
-      if (!first) f << ',';
-      first = false;
-      f << json_str(k) << ':' << json_str(v);
+      << ",\"max_draw_ms\":" << max_draw_ms << ",\"fields\":";
+    put_fields(f, p.fields);
+    if (mem) {
+      f << ",\"mem_panels\":{";
+      for (std::size_t i = 0; i < mem->panels.size(); ++i)
+        f << (i ? "," : "") << json_str(mem->panels[i].first) << ':' << mem->panels[i].second;
+      f << "},\"mem\":[";
+      for (std::size_t i = 0; i < mem->probes.size(); ++i) {
+        const mem_probe& m = mem->probes[i];
+        f << (i ? "," : "") << "{\"panel\":" << m.panel
+          << ",\"lane\":{\"eng\":" << json_str(m.event.eng) << ",\"unit\":" << m.event.unit
+          << ",\"dev\":0},\"cmd_id\":" << m.event.cmd_id << ",\"begin_ns\":" << m.event.begin_ns
+          << ",\"address\":" << m.address << ",\"fields\":";
+        put_fields(f, m.event.fields);
+        f << '}';
+      }
+      f << ']';
     }
-    f << "}}";
+    f << '}';
   }
   std::string cmd = "node " + shell_quote(TPUPROF_SOURCE_DIR "/tests/browser/check_report.mjs") +
                     " --html " + shell_quote(html.string()) + " --screenshot " +
@@ -284,11 +506,50 @@ TEST_CASE("html report of the real BM1684X capture works in headless Chromium") 
   if (!browser_available()) return;
   bmprofile_decoder<chips::bm1684x> d(io::dump_files::open_directory(
       std::string(TPUPROF_SAMPLES_DIR) + "/bm1684x/bmprofile_data-1"));
-  // A TIU command with an op, an op type and a layer.
-  const engine_event& e = first_where(d.events(), [](const engine_event& x) {
+  // A TIU command with an op, an op type and a layer (a copy: the decoder's
+  // events are made on the fly).
+  const engine_event e = first_where(d.events(), [](const engine_event& x) {
     return x.engine == engine::tiu && x.op && x.op_type && x.layer_id >= 0 && x.cycles() > 100;
   });
-  check_in_browser(d, "bm1684x", probe_of(e, d.info()), 2000);
+  // Memory operands whose tooltips are checked: per chart one that no other
+  // operand comes near (in time, and within its own size in address).
+  const std::vector<engine_event> ev = materialize(d).hw;
+  const memory_map_report mm = views::memory_map(ev, d);
+  mem_expect mem;
+  mem.panels = {{"LOCAL MEM", 403}, {"GLOBAL MEM", 176}};  // tests/data/bm1684x_vendor_mem.csv
+  for (unsigned panel = 0; panel < 2; ++panel) {
+    for (const memory_rect& r : mm.rects) {
+      if (static_cast<unsigned>(panel_of(r.kind)) != panel || r.size < 1024) continue;
+      const double dur = r.end_ns - r.begin_ns;
+      if (dur < 50) continue;
+      bool alone = true;
+      for (const memory_rect& o : mm.rects)
+        if (&o != &r && panel_of(o.kind) == panel_of(r.kind) && o.begin_ns < r.end_ns + dur &&
+            o.end_ns > r.begin_ns - dur && o.address < r.end() + r.size &&
+            o.end() + r.size > r.address)
+          alone = false;
+      if (!alone) continue;
+      const engine_event& x = ev[r.event];
+      mem_probe m;
+      m.panel = panel;
+      m.address = r.address;
+      m.event.eng = std::string(name(x.engine));
+      m.event.unit = x.unit;
+      m.event.cmd_id = x.cmd_id;
+      m.event.begin_ns = x.begin_ns;
+      char hex[32];
+      std::snprintf(hex, sizeof hex, "0x%llx (", static_cast<unsigned long long>(r.address));
+      m.event.fields = {{"address", hex},
+                        {"size", grouped(r.size) + " B"},
+                        {"access", r.write ? "write" : "read"},
+                        {"cmd id", std::to_string(x.cmd_id)},
+                        {"memory", std::string(regs::name(r.kind))}};
+      mem.probes.push_back(m);
+      break;
+    }
+  }
+  REQUIRE(mem.probes.size() == 2);
+  check_in_browser(d, "bm1684x", probe_of(e, d.info()), 2000, &d, &mem);
 }
 
 TEST_CASE("html report of the real BM1690 capture works in headless Chromium") {
@@ -317,5 +578,21 @@ TEST_CASE("html report of a large synthetic session works in headless Chromium")
     return x.engine == engine::sdma && x.unit == 5 && x.function && x.has_bytes() &&
            x.cmd_id > 5000;
   });
-  check_in_browser(t, "synthetic_800k", probe_of(e, t.meta), 5000);
+  // Three memory operands per event (2.4 M rectangles): the memory charts
+  // must stay as fast as the timeline (drawn as a density raster).
+  struct synthetic_operands {
+    std::array<regs::mem_operand, 3> operands(const engine_event& x) const {
+      std::array<regs::mem_operand, 3> m{};
+      const std::uint64_t k = x.cmd_id;
+      m[0] = operand(regs::mem_kind::local, (k * 4096) % (1 << 18), 2048, false, 0);
+      m[1] = operand(regs::mem_kind::local, (k * 4096 + 8192) % (1 << 18), 4096, true, 0);
+      m[2] = operand(regs::mem_kind::ddr, 0x100000000 + (k % 1000) * 65536, 65536,
+                     x.engine != engine::tiu, 1);
+      return m;
+    }
+  };
+  const synthetic_operands ops;
+  mem_expect mem;
+  mem.panels = {{"LOCAL MEM", 2 * t.hw.size()}, {"GLOBAL MEM", t.hw.size()}};
+  check_in_browser(t, "synthetic_800k", probe_of(e, t.meta), 5000, &ops, &mem);
 }

@@ -136,6 +136,10 @@ struct bm1684x {
     }
   }
 
+  /// Local memory per lane in equal banks (the LOCAL MEM chart's partitions).
+  static constexpr std::uint64_t local_bank_size = regs::bm1684x_isa::bank_size;
+  static constexpr unsigned local_banks = 16;
+
   /// Full descriptor decoding (register tables in chips/bm1684x_regs.hpp):
   /// operands, memory ranges, alg/arch ops, DMA direction. See decode/regs/bm1684x_isa.hpp.
   static regs::bm1684x_isa::decode_status decode_command(engine e, std::span<const std::byte> data,

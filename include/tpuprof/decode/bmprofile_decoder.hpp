@@ -204,6 +204,22 @@ class bmprofile_decoder {
     const auto* c = command(e);
     return c ? std::span<const regs::mem_operand>(c->memory) : std::span<const regs::mem_operand>{};
   }
+  /// Named address ranges for the memory charts: the local memory banks
+  /// ("BANK[i]", offsets inside a lane) and the device buffers global.profile
+  /// lists ("neuron_mem", "coeff", ...), as tpu_profile.py partitions them.
+  std::vector<regs::memory_region> memory_regions() const {
+    std::vector<regs::memory_region> out;
+    if constexpr (requires {
+                    Chip::local_bank_size;
+                    Chip::local_banks;
+                  })
+      for (unsigned i = 0; i < Chip::local_banks; ++i)
+        out.push_back({regs::mem_kind::local, i * Chip::local_bank_size, Chip::local_bank_size,
+                       "BANK[" + std::to_string(i) + "]"});
+    for (const auto& m : global_.mem_blocks)
+      if (m.size) out.push_back({regs::mem_kind::ddr, m.addr, m.size, m.desc});
+    return out;
+  }
   /// Every decoded command of a subnet and engine (tiu or gdma), in buffer
   /// order; empty when the command file is absent.
   const std::vector<regs::instruction>& commands(std::int64_t subnet_id, engine e) const {

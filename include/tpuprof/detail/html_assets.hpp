@@ -468,6 +468,10 @@ inline constexpr std::string_view report_js[] = {
     bw.H = Math.max(40, AXIS + bw.rows.length * 44 + 4);
     bw.canvas.width = Math.round(W * dpr); bw.canvas.height = Math.round(bw.H * dpr);
     bw.canvas.style.height = bw.H + 'px';
+    for (const Q of mem.panels) {
+      Q.canvas.width = Math.round(W * dpr); Q.canvas.height = Math.round(Q.H * dpr);
+      Q.canvas.style.height = Q.H + 'px';
+    }
   }
 
   function niceTicks(t0, t1, px) {
@@ -513,13 +517,13 @@ inline constexpr std::string_view report_js[] = {
       ctx.beginPath(); ctx.rect(GUTTER, y0, plotW, h); ctx.clip();
       for (let d = 0; d < L.rows; d++) drawRow(L, d, y0 + d * ROW, t0, t1, s, cov, best, bestOp, touched, plotW);
       ctx.restore();
-      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
+)tpuprof_asset",
+    R"tpuprof_asset(      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
     });
     tl.drawMs = performance.now() - t_start;
   }
 
-)tpuprof_asset",
-    R"tpuprof_asset(  function drawRow(L, d, y, t0, t1, s, cov, best, bestOp, touched, plotW) {
+  function drawRow(L, d, y, t0, t1, s, cov, best, bestOp, touched, plotW) {
     const ctx = tl.ctx, b = L.b, e = L.e, depth = L.depth, n = L.n;
     const ops = L.cols.op, opConst = typeof ops === 'number';
     let nt = 0;
@@ -635,13 +639,228 @@ inline constexpr std::string_view report_js[] = {
     });
   }
 
+  // ---------- memory charts (LOCAL MEM / GLOBAL MEM) ----------
+  // Each memory operand of a command is a rectangle: x = the command's time,
+  // y = the addresses it covers, inside the band (bank, buffer) that holds it.
+  // Streams per lane: varints event index (delta), address (zigzag delta),
+  // size, flags (kind | write << 3 | operand << 4); see sinks/html.hpp.
+  const MEM_BAND_LOCAL = 18, MEM_R = [47, 158, 68], MEM_W = [214, 39, 40];
+  const mem = { panels: [] };
+  function decodeMem() {
+    const M = meta.mem, dataEl = document.getElementById('tpuprof-mem');
+    if (!M) return;
+    const buf = dataEl ? base64Bytes(dataEl.textContent) : new Uint8Array(0);
+    if (dataEl) dataEl.textContent = '';
+    let p = 0;
+    const varint = () => {
+      let b = buf[p++], z = b & 0x7f, mul = 128;
+      while (b & 0x80) { b = buf[p++]; z += (b & 0x7f) * mul; mul *= 128; }
+      return z;
+    };
+    M.panels.forEach((P, pi) => {
+      const n = P.n;
+      if (!n) return;
+      const lane = new Uint16Array(n), ev = new Uint32Array(n), addr = new Float64Array(n), size = new Float64Array(n),
+        fl = new Uint16Array(n), b = new Float64Array(n), e = new Float64Array(n);
+      let k = 0;
+      const runs = [];
+      for (const [lp, cnt, off] of P.lanes) {
+        p = off;
+        runs.push([k, k + cnt]);
+        const L = lanes[lp];
+        let evi = 0, a = 0;
+        for (let j = 0; j < cnt; j++, k++) {
+          evi += varint();
+          const z = varint();
+          a += z % 2 === 1 ? -(z + 1) / 2 : z / 2;
+          lane[k] = lp; ev[k] = evi; addr[k] = a; size[k] = varint(); fl[k] = varint();
+          b[k] = L.b[evi]; e[k] = L.e[evi];
+        }
+      }
+      // Time order (for the visible range and hit tests), then block maxima of the ends.
+      const order = mergeRuns(b, runs, n);
+      const re = (a0, T) => { const o = new T(n); for (let i = 0; i < n; i++) o[i] = a0[order[i]]; return o; };
+      const Q = { pi, name: P.name, n, lane: re(lane, Uint16Array), ev: re(ev, Uint32Array), addr: re(addr, Float64Array),
+        size: re(size, Float64Array), fl: re(fl, Uint16Array), b: re(b, Float64Array), e: re(e, Float64Array),
+        bands: P.bands.map(([a0, s, nm]) => ({ addr: a0, size: s, name: nm })), local: pi === 0,
+        canvas: null, ctx: null, H: 0, y0: null, y1: null, drawMs: 0, mode: '' };
+      const nb = Math.ceil(n / BLOCK), bm = new Float64Array(nb);
+      let run = -Infinity;
+      for (let kb = 0; kb < nb; kb++) {
+        const end = Math.min(n, (kb + 1) * BLOCK);
+        for (let i = kb * BLOCK; i < end; i++) if (Q.e[i] > run) run = Q.e[i];
+        bm[kb] = run;
+      }
+      Q.blockMax = bm;
+      mem.panels.push(Q);
+    });
+  }
+)tpuprof_asset",
+    R"tpuprof_asset(  // Indices 0..n-1 ordered by b, given runs [s, e) that are each ordered
+  // already (a lane's operands follow its events): pairwise merges, stable.
+  function mergeRuns(b, runs, n) {
+    let cur = new Uint32Array(n), tmp = new Uint32Array(n);
+    for (let i = 0; i < n; i++) cur[i] = i;
+    while (runs.length > 1) {
+      const next = [];
+      for (let r = 0; r < runs.length; r += 2) {
+        const [s1, e1] = runs[r];
+        if (r + 1 === runs.length) { tmp.set(cur.subarray(s1, e1), s1); next.push(runs[r]); continue; }
+        const e2 = runs[r + 1][1];
+        let i = s1, j = e1, o = s1;
+        while (i < e1 && j < e2) tmp[o++] = b[cur[j]] < b[cur[i]] ? cur[j++] : cur[i++];
+        while (i < e1) tmp[o++] = cur[i++];
+        while (j < e2) tmp[o++] = cur[j++];
+        next.push([s1, e2]);
+      }
+      [cur, tmp] = [tmp, cur];
+      runs = next;
+    }
+    return cur;
+  }
+  const hex = (v) => '0x' + Math.round(v).toString(16);
+  // Band heights (local: equal, at least 18 px; global: by the square root of
+  // the size, 26 to 120 px) and
+  // each rectangle's rows (CSS px inside the plot).
+  function layoutMem(Q) {
+    const roots = Q.bands.map((B) => Math.sqrt(B.size)), total = roots.reduce((a, r) => a + r, 0) || 1;
+    Q.bandH = Q.bands.map((_, i) => Q.local ? Math.max(MEM_BAND_LOCAL, Math.min(120, Math.floor(300 / Q.bands.length)))
+      : Math.round(Math.max(26, Math.min(120, 400 * roots[i] / total))));
+    let yb = 0;
+    Q.bandY = Q.bandH.map((h) => { const y = yb; yb += h; return y; });
+    Q.H = AXIS + yb + 2;
+    const starts = Q.bands.map((x) => x.addr);
+    const y0 = new Float32Array(Q.n), y1 = new Float32Array(Q.n);
+    for (let i = 0; i < Q.n; i++) {
+      const a = Q.addr[i];
+      let j = upperBound(starts, starts.length, a) - 1;
+      if (j < 0) j = 0;
+      const B = Q.bands[j], h = Q.bandH[j] - 1, sc = B.size > 0 ? h / B.size : 0;
+      const top = Q.bandY[j] + Math.max(0, Math.min(h, (a - B.addr) * sc));
+      const bot = Q.bandY[j] + Math.max(0, Math.min(h, (a + Q.size[i] - B.addr) * sc));
+      y0[i] = top; y1[i] = Math.max(bot, top + 1);
+    }
+    Q.y0 = y0; Q.y1 = y1;
+  }
+  function memFirstVisible(Q, t0) {
+    let lo = 0, hi = Q.blockMax.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (Q.blockMax[m] < t0) lo = m + 1; else hi = m; }
+    return lo * BLOCK;
+  }
+  function drawMem(Q) {
+    const t_start = performance.now();
+    const { ctx } = Q, W = tl.W, dpr = tl.dpr, H = Q.H;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
+    drawAxis(ctx, W, H);
+    const t0 = view.t0, t1 = view.t1, plotW = W - GUTTER, s = plotW / (t1 - t0);
+    ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle';
+    Q.bands.forEach((B, j) => {
+      const y = AXIS + Q.bandY[j];
+      const bh = Q.bandH[j];
+      ctx.fillStyle = j % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(GUTTER, y, plotW, bh - 1);
+      ctx.fillStyle = '#eceff3'; ctx.fillRect(0, y + bh - 1, W, 1);
+      ctx.fillStyle = '#1d2330';
+      ctx.fillText(B.name.length > 22 ? B.name.slice(0, 21) + '\u2026' : B.name, 6, y + Math.min(bh, 18) / 2);
+      if (bh >= 30) { ctx.fillStyle = '#98a2b3'; ctx.fillText(hex(B.addr) + ' \u00b7 ' + bytes(B.size), 6, y + 24); }
+    });
+    // visible rectangles
+    let first = memFirstVisible(Q, t0), last = first, count = 0;
+    for (; last < Q.n && Q.b[last] <= t1; last++) if (Q.e[last] >= t0) count++;
+    ctx.save(); ctx.beginPath(); ctx.rect(GUTTER, AXIS, plotW, H - AXIS); ctx.clip();
+    if (count <= 4000) {  // each rectangle drawn
+      Q.mode = 'rects';
+      for (let i = first; i < last; i++) {
+        if (Q.e[i] < t0) continue;
+        const x0 = Math.max(-2, (Q.b[i] - t0) * s), x1 = Math.min(plotW + 2, (Q.e[i] - t0) * s);
+        const w = Math.max(1, x1 - x0), y = AXIS + Q.y0[i], h = Q.y1[i] - Q.y0[i];
+        const c = Q.fl[i] & 8 ? MEM_W : MEM_R;
+        ctx.fillStyle = 'rgba(' + c[0] + ',' + c[1] + ',' + c[2] + ',0.55)';
+        ctx.fillRect(GUTTER + x0, y, w, h);
+        if (w > 4 && h > 3) { ctx.strokeStyle = 'rgba(255,255,255,0.9)'; ctx.strokeRect(GUTTER + x0 + 0.5, y + 0.5, w - 1, h - 1); }
+      }
+    } else {  // density raster: per pixel the reads and writes covering it
+      Q.mode = 'raster';
+      const gw = Math.max(1, Math.floor(plotW)), gh = Math.max(1, Math.floor(H - AXIS));
+      const rd = new Float32Array(gw * gh), wr = new Float32Array(gw * gh);
+      for (let i = first; i < last; i++) {
+        if (Q.e[i] < t0) continue;
+        let xa = Math.floor((Q.b[i] - t0) * s), xb = Math.ceil((Q.e[i] - t0) * s);
+        if (xb <= xa) xb = xa + 1;
+        if (xa < 0) xa = 0; if (xb > gw) xb = gw;
+        if (xa >= xb) continue;
+        const ya = Math.max(0, Math.floor(Q.y0[i])), yb = Math.min(gh, Math.max(ya + 1, Math.ceil(Q.y1[i])));
+        const g = Q.fl[i] & 8 ? wr : rd;
+        for (let y = ya; y < yb; y++) { const row = y * gw; for (let x = xa; x < xb; x++) g[row + x] += 1; }
+      }
+      const off = document.createElement('canvas');
+      off.width = gw; off.height = gh;
+      const octx = off.getContext('2d'), img = octx.createImageData(gw, gh), px = img.data;
+      for (let k = 0, q = 0; k < gw * gh; k++, q += 4) {
+        const r = rd[k], w = wr[k];
+        if (r === 0 && w === 0) continue;
+        const f = w / (r + w);
+        px[q] = MEM_R[0] + (MEM_W[0] - MEM_R[0]) * f; px[q + 1] = MEM_R[1] + (MEM_W[1] - MEM_R[1]) * f;
+        px[q + 2] = MEM_R[2] + (MEM_W[2] - MEM_R[2]) * f; px[q + 3] = Math.min(255, 110 + 40 * (r + w));
+      }
+      octx.putImageData(img, 0, 0);
+      ctx.drawImage(off, GUTTER, AXIS, gw, gh);
+    }
+    ctx.restore();
+    Q.visible = count;
+    Q.drawMs = performance.now() - t_start;
+  }
+  function drawMemory() { for (const Q of mem.panels) drawMem(Q); }
+  // The operand under a point of a memory chart: its index or -1 (the smallest one there).
+  function memHit(Q, cx, cy) {
+    const r = Q.canvas.getBoundingClientRect(), x = cx - r.left - GUTTER, y = cy - r.top - AXIS;
+    if (x < 0 || y < 0) return -1;
+    const s = (r.width - GUTTER) / (view.t1 - view.t0), t = view.t0 + x / s, tol = 2 / s;
+    let best = -1, bestArea = Infinity;
+    for (let i = memFirstVisible(Q, t - tol), seen = 0; i < Q.n && Q.b[i] <= t + tol && seen < 200000; i++, seen++) {
+      if (Q.e[i] < t - tol || y < Q.y0[i] - 1 || y > Q.y1[i] + 1) continue;
+      const area = (Q.e[i] - Q.b[i] + tol) * (Q.y1[i] - Q.y0[i] + 1);
+      if (area < bestArea) { bestArea = area; best = i; }
+    }
+    return best;
+  }
+  function memFields(Q, i) {
+    const L = lanes[Q.lane[i]], k = Q.ev[i], fl = Q.fl[i];
+    const kind = meta.mem.kinds[fl & 7] || 'unknown';
+    const b = L.b[k], e = L.e[k];
+    return [['op', opName(colv(L, 'op', k))], ['engine', L.label], ['cmd id', String(colv(L, 'id', k))],
+      ['access', fl & 8 ? 'write' : 'read'], ['operand', String(fl >> 4)],
+      ['memory', kind + (Q.local ? ' (offset in each lane)' : '')],
+      ['address', hex(Q.addr[i]) + ' (' + num(Q.addr[i]) + ')'], ['size', num(Q.size[i]) + ' B (' + bytes(Q.size[i]) + ')'],
+      ['end', hex(Q.addr[i] + Q.size[i])],
+      ['begin', (b - info.begin_ns).toFixed(3) + ' ns'], ['duration', (e - b).toFixed(3) + ' ns (' + dur(e - b) + ')']];
+  }
+  function memorySection() {
+    if (!mem.panels.length) return null;
+    const kids = [];
+    for (const Q of mem.panels) {
+      Q.canvas = el('canvas', { class: 'memchart', id: Q.local ? 'lmem' : 'gmem' });
+      Q.ctx = Q.canvas.getContext('2d');
+      bindInteraction(Q.canvas);
+      layoutMem(Q);
+      kids.push(el('h3', null, Q.name + ' \u00b7 ' + num(Q.n) + ' operands' + (Q.local ? ' \u00b7 offsets inside a lane, per bank' : ' \u00b7 address bands: buffers in use')), el('div', { class: 'canvaswrap' }, Q.canvas));
+    }
+    const dropped = meta.mem.dropped;
+    return section('memory-section', 'Memory over time (x: time, shared with the timeline; y: address)', ...kids,
+)tpuprof_asset",
+    R"tpuprof_asset(      el('div', { class: 'legend' }, el('span', null, el('i', { style: 'background:rgb(' + MEM_R + ')' }), 'read'),
+        el('span', null, el('i', { style: 'background:rgb(' + MEM_W + ')' }), 'written'),
+        'Each operand of a command covers its addresses for the command\u2019s duration; when zoomed out, overlapping operands add up (more opaque).',
+        dropped ? el('span', { class: 'bad' }, num(dropped) + ' operands past the report\u2019s limit are not drawn') : null));
+  }
+
   let pending = false;
   function redraw() {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; drawTimeline(); drawBandwidth(); });
+    requestAnimationFrame(() => { pending = false; drawTimeline(); drawBandwidth(); drawMemory(); });
   }
-  function drawNow() { drawTimeline(); drawBandwidth(); }
+  function drawNow() { drawTimeline(); drawBandwidth(); drawMemory(); }
   function setView(t0, t1) {
     const minSpan = 1;
     const full0 = info.begin_ns, full1 = Math.max(info.end_ns, info.begin_ns + 1);
@@ -697,8 +916,7 @@ inline constexpr std::string_view report_js[] = {
     if (ev.target && ev.target.tagName === 'INPUT') return;
     const k = ev.key.toLowerCase(), span = view.t1 - view.t0;
     if (k === 'w') zoomBy(0.7, 0.5);
-)tpuprof_asset",
-    R"tpuprof_asset(    else if (k === 's') zoomBy(1 / 0.7, 0.5);
+    else if (k === 's') zoomBy(1 / 0.7, 0.5);
     else if (k === 'a') setView(view.t0 - span * 0.2, view.t1 - span * 0.2);
     else if (k === 'd') setView(view.t0 + span * 0.2, view.t1 + span * 0.2);
     else if (k === 'escape') setView(info.begin_ns, info.end_ns);
@@ -770,6 +988,13 @@ inline constexpr std::string_view report_js[] = {
     tip.style.left = x + 'px'; tip.style.top = y + 'px';
   }
   function hover(canvas, cx, cy) {
+    const Q = mem.panels.find((x) => x.canvas === canvas);
+    if (Q) {
+      const i = memHit(Q, cx, cy);
+      if (i < 0) { tip.style.display = 'none'; return; }
+      showTip(Q.name + ': ' + (Q.fl[i] & 8 ? 'write' : 'read'), memFields(Q, i), cx, cy);
+      return;
+    }
     if (canvas === tl.canvas) {
       const hit = hitTest(cx, cy);
       if (!hit) { tip.style.display = 'none'; return; }
@@ -779,7 +1004,8 @@ inline constexpr std::string_view report_js[] = {
     const r = canvas.getBoundingClientRect(), x = cx - r.left - GUTTER, y = cy - r.top - AXIS;
     const row = Math.floor(y / 44);
     if (x < 0 || y < 0 || row >= bw.rows.length || !bw.cache) { tip.style.display = 'none'; return; }
-    const bins = bw.cache[row], k = Math.min(bins.length - 1, Math.floor(x / ((r.width - GUTTER) / bins.length)));
+)tpuprof_asset",
+    R"tpuprof_asset(    const bins = bw.cache[row], k = Math.min(bins.length - 1, Math.floor(x / ((r.width - GUTTER) / bins.length)));
     const t = view.t0 + (x / (r.width - GUTTER)) * (view.t1 - view.t0);
     showTip(bw.rows[row].lane.label, [['time', dur(t - info.begin_ns)], ['bandwidth', bins[k].toFixed(3) + ' GB/s']], cx, cy);
   }
@@ -827,22 +1053,25 @@ inline constexpr std::string_view report_js[] = {
   }
 
   // ---------- build ----------
-)tpuprof_asset",
-    R"tpuprof_asset(  const t_decode = performance.now();
+  const t_decode = performance.now();
   decodeAll();
+  const t_mem = performance.now();
+  decodeMem();
+  const memDecodeMs = performance.now() - t_mem;
   const decodeMs = performance.now() - t_decode;
   app.append(
     el('header', { class: 'top' }, el('h1', null, meta.title), el('span', { class: 'sub' }, info.source),
       el('nav', null, el('a', { href: '#overview' }, 'Overview'), el('a', { href: '#timeline-section' }, 'Timeline'),
+        mem.panels.length ? el('a', { href: '#memory-section' }, 'Memory') : null,
         el('a', { href: '#tables' }, 'Tables'), el('a', { href: '#diagnostics' }, 'Diagnostics'))),
-    overview(), ...timeline(), tables(), diagnostics(),
+    overview(), ...timeline(), memorySection(), tables(), diagnostics(),
     el('footer', null, meta.generator + ' \u00b7 ' + num(info.events) + ' events decoded in ' + decodeMs.toFixed(0) + ' ms \u00b7 self-contained, works offline'));
   layoutCanvas();
   drawNow();
 
   // ---------- test hook ----------
   Object.assign(api, {
-    meta, lanes, view, decodeMs,
+    meta, lanes, view, decodeMs, memDecodeMs,
     drawMs: () => tl.drawMs,
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
@@ -860,6 +1089,34 @@ inline constexpr std::string_view report_js[] = {
       return { x, y };
     },
     tooltip: () => (tip.style.display === 'none' ? null : Object.fromEntries([...tip.querySelectorAll('tr')].map((r) => [r.cells[0].textContent, r.cells[1].textContent]))),
+    // Memory charts: panels, the operand of lane li's event (cmd id, begin) at
+    // an address, zooming onto it and returning the client point to hover.
+    memPanels: () => mem.panels.map((Q) => ({ name: Q.name, n: Q.n, bands: Q.bands.length, mode: Q.mode, drawMs: Q.drawMs })),
+    memFocus: (pi, li, cmd, begin, addr) => {
+      const Q = mem.panels[pi];
+      if (!Q) return { error: 'no memory panel ' + pi };
+      const k = findEvent(li, cmd, begin);
+      if (k < 0) return { error: 'no event with cmd id ' + cmd };
+      let i = -1;
+      for (let j = 0; j < Q.n; j++) if (Q.lane[j] === li && Q.ev[j] === k && Q.addr[j] === addr) { i = j; break; }
+      if (i < 0) return { error: 'no operand at ' + hex(addr) + ' of that event' };
+      zoomTo(Q.b[i], Q.e[i], 1);
+      drawNow();
+      Q.canvas.scrollIntoView({ block: 'center' });
+      const r = Q.canvas.getBoundingClientRect(), s = (r.width - GUTTER) / (view.t1 - view.t0);
+      return { x: r.left + GUTTER + ((Q.b[i] + Q.e[i]) / 2 - view.t0) * s, y: r.top + AXIS + (Q.y0[i] + Q.y1[i]) / 2, i };
+    },
+    // Non-background pixels of a memory chart's plot area.
+    memInked: (pi) => {
+      const Q = mem.panels[pi], x0 = Math.round(GUTTER * tl.dpr), y0 = Math.round(AXIS * tl.dpr);
+      const img = Q.ctx.getImageData(x0, y0, Q.canvas.width - x0, Q.canvas.height - y0).data;
+      let n = 0;
+      for (let p = 0; p < img.length; p += 4) {
+        const r = img[p], g = img[p + 1], b = img[p + 2];
+        if (!((r === 255 && g === 255 && b === 255) || (r === 250 && g === 251 && b === 252) || (r === 236 && g === 239 && b === 243) || (r === 228 && g === 231 && b === 236))) n++;
+      }
+      return n;
+    },
     tooltipTitle: () => (tip.querySelector('.t') || {}).textContent || null,
     // Non-background pixels of the timeline plot area (excludes axis and labels).
     inkedPixels: () => {

@@ -8,15 +8,18 @@
 #include <concepts>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <ranges>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decode/regs/instruction.hpp>
 #include <tpuprof/detail/html_assets.hpp>
 #include <tpuprof/detail/text_format.hpp>
 #include <tpuprof/diagnostics.hpp>
@@ -31,6 +34,7 @@
 #include <tpuprof/views/event_range.hpp>
 #include <tpuprof/views/group_by.hpp>
 #include <tpuprof/views/idle_gaps.hpp>
+#include <tpuprof/views/memory_map.hpp>
 #include <tpuprof/views/summary.hpp>
 #include <tpuprof/views/top_n.hpp>
 #include <tpuprof/views/track_order.hpp>
@@ -45,6 +49,9 @@ struct html_options {
   std::size_t gap_list = 50;             ///< longest idle gaps listed
   double min_gap_ns = 0;                 ///< idle gaps shorter than this are not counted
   std::size_t bandwidth_windows = 2000;  ///< about this many windows in the bandwidth series
+  /// Memory operands kept for the LOCAL / GLOBAL MEM charts (about 8 bytes
+  /// each in the page); past this many the rest are counted, not drawn.
+  std::size_t max_memory_rects = std::size_t{1} << 22;
   std::size_t buffer_bytes = std::size_t{1} << 18;
 };
 
@@ -316,24 +323,29 @@ inline double nice_step(double x) {
   return 10 * p;
 }
 
+/// The absence of memory operands (write() without them).
+struct no_operands {};
+
 /// Writes the report. `hw` must be a forward range (several passes).
 class report_writer {
  public:
   report_writer(const trace_info& info, sinks::byte_output out, const sinks::html_options& opt)
       : info_(info), o_(out, opt.buffer_bytes), opt_(opt) {}
 
-  template <std::ranges::forward_range H, std::ranges::input_range S>
-  void write(const H& hw, const S& spans) {
+  /// `ops`: the memory operands of the events (an operand_source) for the
+  /// memory charts, or null for none.
+  template <std::ranges::forward_range H, std::ranges::input_range S, class Ops = no_operands>
+  void write(const H& hw, const S& spans, const Ops* ops = nullptr) {
     if (!is_track_ordered(hw)) {
       const std::vector<engine_event> sorted = sorted_by_track(hw);
-      return write_ordered(sorted, spans);
+      return write_ordered(sorted, spans, ops);
     }
-    write_ordered(hw, spans);
+    write_ordered(hw, spans, ops);
   }
 
  private:
-  template <class H, class S>
-  void write_ordered(const H& hw, const S& spans) {
+  template <class H, class S, class Ops>
+  void write_ordered(const H& hw, const S& spans, const Ops* ops) {
     span_begin_ = info_.begin_ns;
     span_end_ = info_.end_ns;
     if (!(span_end_ > span_begin_)) {
@@ -348,7 +360,21 @@ class report_writer {
     // Lanes: every track of info (even empty), then whatever the events add.
     for (const track& t : info_.tracks) lane_of({t.device, t.unit, t.eng});
     std::uint64_t n_hw = 0, n_spans = 0;
-    for (const engine_event& e : hw) lanes_[lane_of(track_of(e))].add(e), ++n_hw;
+    if constexpr (operand_source<Ops>) {
+      if (ops) {
+        have_mem_ = true;
+        if constexpr (region_source<Ops>)
+          for (const regs::memory_region& r : ops->memory_regions())
+            for (memory_bands& b : bands_) b.add_region(r);
+      }
+    }
+    for (const engine_event& e : hw) {
+      const std::size_t li = lane_of(track_of(e));
+      if constexpr (operand_source<Ops>)
+        if (ops) add_operands(li, lanes_[li].n, e, *ops);
+      lanes_[li].add(e);
+      ++n_hw;
+    }
     std::vector<engine_event> unordered_spans;
     for (const engine_event& e : spans) {
       lanes_[lane_of(track_of(e))].add(e);
@@ -388,10 +414,114 @@ class report_writer {
         if (lanes_[li].streamed(c))
           b.put(lanes_[li].cols[c].bytes.data(), lanes_[li].cols[c].bytes.size());
     b.end();
+    if (mem_rects_) {
+      o_.append("</script>\n<script id=\"tpuprof-mem\" type=\"application/octet-stream\">");
+      base64_writer m(o_);
+      for (std::size_t p = 0; p < 2; ++p)
+        for (std::size_t li : order_)
+          if (li < mem_.size()) m.put(mem_[li][p].bytes.data(), mem_[li][p].bytes.size());
+      m.end();
+    }
     o_.append("</script>\n<script>\n");
     for (std::string_view c : html_assets::report_js) o_.append(c);
     o_.append("</script>\n</body>\n</html>\n");
     o_.flush();
+  }
+
+  /// One lane's operands of one chart: per operand the varints event index
+  /// (delta), address (zigzag delta), size, flags (kind | write << 3 |
+  /// operand << 4); report.js decodes them.
+  struct mem_stream {
+    std::vector<std::uint8_t> bytes;
+    std::uint64_t n = 0, prev_event = 0, prev_address = 0;
+    void put(std::uint64_t z) {
+      while (z >= 0x80) {
+        bytes.push_back(static_cast<std::uint8_t>(z | 0x80));
+        z >>= 7;
+      }
+      bytes.push_back(static_cast<std::uint8_t>(z));
+    }
+    void add(std::uint64_t event, const regs::mem_operand& m) {
+      put(event - prev_event);
+      const auto d = static_cast<std::int64_t>(m.address - prev_address);
+      put((static_cast<std::uint64_t>(d) << 1) ^ static_cast<std::uint64_t>(d >> 63));
+      put(m.size);
+      put(static_cast<std::uint64_t>(m.kind) | (m.write ? 8u : 0u) |
+          static_cast<std::uint64_t>(m.index) << 4);
+      prev_event = event;
+      prev_address = m.address;
+      ++n;
+    }
+  };
+
+  template <class Ops>
+  void add_operands(std::size_t li, std::uint64_t event, const engine_event& e, const Ops& ops) {
+    for (const regs::mem_operand& m : ops.operands(e)) {
+      if (m.kind == regs::mem_kind::constant) continue;
+      if (mem_rects_ >= opt_.max_memory_rects) {
+        ++mem_dropped_;
+        continue;
+      }
+      if (mem_.size() <= li) mem_.resize(li + 1);
+      const auto p = static_cast<std::size_t>(panel_of(m.kind));
+      mem_[li][p].add(event, m);
+      bands_[p].add(m.address, m.size);
+      ++mem_rects_;
+    }
+  }
+
+  void write_memory() {
+    o_.append("\"mem\":");
+    if (!have_mem_) return o_.append("null");
+    o_.append("{\"dropped\":");
+    put_int(o_, mem_dropped_);
+    o_.append(",\"kinds\":[");
+    for (std::size_t k = 0; k <= static_cast<std::size_t>(regs::mem_kind::constant); ++k) {
+      if (k) o_.put(',');
+      put_str(o_, regs::name(static_cast<regs::mem_kind>(k)));
+    }
+    o_.append("],\"panels\":[");
+    std::uint64_t offset = 0;
+    for (std::size_t p = 0; p < 2; ++p) {
+      if (p) o_.put(',');
+      o_.append("{\"name\":");
+      put_str(o_, name(static_cast<memory_panel>(p)));
+      o_.append(",\"bands\":[");
+      bool first = true;
+      for (const regs::memory_region& r : bands_[p].bands()) {
+        comma(first);
+        o_.put('[');
+        put_int(o_, r.address);
+        o_.put(',');
+        put_int(o_, r.size);
+        o_.put(',');
+        put_str(o_, r.name);
+        o_.put(']');
+      }
+      o_.append("],\"lanes\":[");
+      first = true;
+      std::uint64_t n = 0;
+      for (std::size_t li : order_) {
+        if (li >= mem_.size() || !mem_[li][p].n) continue;
+        const mem_stream& m = mem_[li][p];
+        comma(first);
+        o_.put('[');
+        put_int(o_, position_[li]);
+        o_.put(',');
+        put_int(o_, m.n);
+        o_.put(',');
+        put_int(o_, offset);
+        o_.put(',');
+        put_int(o_, m.bytes.size());
+        o_.put(']');
+        offset += m.bytes.size();
+        n += m.n;
+      }
+      o_.append("],\"n\":");
+      put_int(o_, n);
+      o_.put('}');
+    }
+    o_.append("]}");
   }
 
   lane fresh_lane(track_key k) const {
@@ -521,6 +651,8 @@ class report_writer {
     write_bandwidth(hw);
     o_.put(',');
     write_tables(hw);
+    o_.put(',');
+    write_memory();
     o_.put('}');
   }
 
@@ -919,6 +1051,12 @@ class report_writer {
   bool have_last_ = false;
   track_key last_key_{};
   std::size_t last_lane_ = 0;
+  // memory charts
+  bool have_mem_ = false;
+  std::vector<std::array<mem_stream, 2>> mem_;  // lanes_ index -> per panel
+  std::array<memory_bands, 2> bands_{memory_bands(memory_panel::local),
+                                     memory_bands(memory_panel::global)};
+  std::uint64_t mem_rects_ = 0, mem_dropped_ = 0;
 };
 
 }  // namespace tpuprof::detail::html
@@ -943,10 +1081,34 @@ void write_html(const trace_info& info, H&& hw, S&& spans, byte_output out,
   }
 }
 
+/// The same with the LOCAL MEM / GLOBAL MEM charts: `ops` gives each
+/// hardware event's memory operands (and, as a region_source, the named
+/// banks and buffers the charts are divided into). About 8 more bytes per
+/// operand, up to html_options::max_memory_rects.
+template <event_range H, event_range S, operand_source P>
+void write_html(const trace_info& info, H&& hw, S&& spans, const P& ops, byte_output out,
+                const html_options& opt = {}) {
+  detail::html::report_writer w(info, out, opt);
+  if constexpr (std::ranges::forward_range<H>) {
+    w.write(hw, spans, &ops);
+  } else {
+    std::vector<engine_event> copy;
+    for (const engine_event& e : hw) copy.push_back(e);
+    w.write(copy, spans, &ops);
+  }
+}
+
 /// The report of a decoded trace (its events() and spans()).
 template <decoded_trace T>
 void write_html(const T& trace, byte_output out, const html_options& opt = {}) {
   write_html(trace.info(), trace.events(), trace.spans(), out, opt);
+}
+
+/// The report of a decoded trace with its memory charts (`ops`: the decoder
+/// itself when it has operands(e), or an operand_table).
+template <decoded_trace T, operand_source P>
+void write_html(const T& trace, const P& ops, byte_output out, const html_options& opt = {}) {
+  write_html(trace.info(), trace.events(), trace.spans(), ops, out, opt);
 }
 
 /// The report of a decoded trace into `path`, atomically (temp file + rename).
@@ -959,12 +1121,32 @@ void write_html_file(const std::filesystem::path& path, const T& trace,
   f.commit();
 }
 
+/// The same with the memory charts of `ops` (see write_html).
+template <decoded_trace T, operand_source P>
+void write_html_file(const std::filesystem::path& path, const T& trace, const P& ops,
+                     const html_options& opt = {}) {
+  io::atomic_file f(path);
+  write_html(trace, ops, byte_output{f}, opt);
+  f.commit();
+}
+
 /// The HTML report as an event_sink (for tee, any_sink, write_file): keeps
 /// every event it is given (64 bytes each) and writes the report in finish().
 /// When the trace is at hand, write_html(trace, out) avoids that copy.
+/// Given an operand_source (which must outlive the sink), the report has the
+/// memory charts.
 class html_sink {
  public:
   explicit html_sink(byte_output out, html_options opt = {}) : out_(out), opt_(std::move(opt)) {}
+  template <operand_source P>
+  html_sink(byte_output out, const P& ops, html_options opt = {})
+      : out_(out), opt_(std::move(opt)) {
+    ops_.fill = [&ops](const engine_event& e, std::vector<regs::mem_operand>& v) {
+      for (const regs::mem_operand& m : ops.operands(e)) v.push_back(m);
+    };
+    if constexpr (region_source<P>)
+      for (const regs::memory_region& r : ops.memory_regions()) ops_.regions.push_back(r);
+  }
 
   void begin(const trace_info& info) {
     info_ = &info;
@@ -980,14 +1162,31 @@ class html_sink {
   }
   void finish() {
     static const trace_info none;
-    write_html(info_ ? *info_ : none, hw_, spans_, out_, opt_);
+    if (ops_.fill)
+      write_html(info_ ? *info_ : none, hw_, spans_, ops_, out_, opt_);
+    else
+      write_html(info_ ? *info_ : none, hw_, spans_, out_, opt_);
     std::vector<engine_event>().swap(hw_);
     std::vector<engine_event>().swap(spans_);
   }
 
  private:
+  /// The operand_source the sink was given, type-erased.
+  struct erased_operands {
+    std::function<void(const engine_event&, std::vector<regs::mem_operand>&)> fill;
+    std::vector<regs::memory_region> regions;
+    mutable std::vector<regs::mem_operand> scratch;
+    std::span<const regs::mem_operand> operands(const engine_event& e) const {
+      scratch.clear();
+      fill(e, scratch);
+      return scratch;
+    }
+    const std::vector<regs::memory_region>& memory_regions() const { return regions; }
+  };
+
   byte_output out_;
   html_options opt_;
+  erased_operands ops_;
   const trace_info* info_ = nullptr;
   std::vector<engine_event> hw_, spans_;
 };

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -231,6 +232,18 @@ struct mem_operand {
   mem_kind kind = mem_kind::unknown;
   bool write = false;
   std::uint8_t index = 0;  ///< position among the command's operands (or results)
+};
+
+/// A named address range of one memory kind (a local memory bank, a global
+/// buffer such as "neuron_mem"): the partitions of the memory charts.
+/// Addresses as in mem_operand (local memory: offset inside a lane).
+struct memory_region {
+  mem_kind kind = mem_kind::unknown;
+  std::uint64_t address = 0;
+  std::uint64_t size = 0;
+  std::string name;
+
+  constexpr std::uint64_t end() const noexcept { return address + size; }
 };
 
 /// One decoded command descriptor.
