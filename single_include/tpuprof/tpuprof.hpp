@@ -36,14 +36,15 @@
 #include <initializer_list>
 #include <tuple>
 #include <range/v3/view/facade.hpp>
-#include <random>
+#include <compare>
 #include <iterator>
+#include <random>
 #include <fmt/format.h>
+#include <functional>
 #include <range/v3/functional/bind_back.hpp>
 #include <range/v3/view/filter.hpp>
 #include <range/v3/view/transform.hpp>
 #include <range/v3/view/view.hpp>
-#include <compare>
 #include <cassert>
 #include <range/v3/range/access.hpp>
 #include <range/v3/range/concepts.hpp>
@@ -7299,6 +7300,18 @@ struct mem_operand {
   std::uint8_t index = 0;  ///< position among the command's operands (or results)
 };
 
+/// A named address range of one memory kind (a local memory bank, a global
+/// buffer such as "neuron_mem"): the partitions of the memory charts.
+/// Addresses as in mem_operand (local memory: offset inside a lane).
+struct memory_region {
+  mem_kind kind = mem_kind::unknown;
+  std::uint64_t address = 0;
+  std::uint64_t size = 0;
+  std::string name;
+
+  constexpr std::uint64_t end() const noexcept { return address + size; }
+};
+
 /// One decoded command descriptor.
 struct instruction {
   const reg_table* table = nullptr;  ///< the form it was decoded with
@@ -8835,6 +8848,10 @@ struct bm1684x {
     }
   }
 
+  /// Local memory per lane in equal banks (the LOCAL MEM chart's partitions).
+  static constexpr std::uint64_t local_bank_size = regs::bm1684x_isa::bank_size;
+  static constexpr unsigned local_banks = 16;
+
   /// Full descriptor decoding (register tables in chips/bm1684x_regs.hpp):
   /// operands, memory ranges, alg/arch ops, DMA direction. See decode/regs/bm1684x_isa.hpp.
   static regs::bm1684x_isa::decode_status decode_command(engine e, std::span<const std::byte> data,
@@ -9898,6 +9915,22 @@ class bmprofile_decoder {
   std::span<const regs::mem_operand> operands(const engine_event& e) const {
     const auto* c = command(e);
     return c ? std::span<const regs::mem_operand>(c->memory) : std::span<const regs::mem_operand>{};
+  }
+  /// Named address ranges for the memory charts: the local memory banks
+  /// ("BANK[i]", offsets inside a lane) and the device buffers global.profile
+  /// lists ("neuron_mem", "coeff", ...), as tpu_profile.py partitions them.
+  std::vector<regs::memory_region> memory_regions() const {
+    std::vector<regs::memory_region> out;
+    if constexpr (requires {
+                    Chip::local_bank_size;
+                    Chip::local_banks;
+                  })
+      for (unsigned i = 0; i < Chip::local_banks; ++i)
+        out.push_back({regs::mem_kind::local, i * Chip::local_bank_size, Chip::local_bank_size,
+                       "BANK[" + std::to_string(i) + "]"});
+    for (const auto& m : global_.mem_blocks)
+      if (m.size) out.push_back({regs::mem_kind::ddr, m.addr, m.size, m.desc});
+    return out;
   }
   /// Every decoded command of a subnet and engine (tiu or gdma), in buffer
   /// order; empty when the command file is absent.
@@ -15318,6 +15351,358 @@ inline materialized_trace merge_devices(std::vector<materialized_trace> parts) {
 
 }  // namespace tpuprof
 // ---- end <tpuprof/decode/merge.hpp>
+// ---- begin <tpuprof/decode/operand_table.hpp>
+/// operand_table: the memory operands of a decoded trace's events, copied so
+/// they outlive the decoder (materialize() keeps only the events).
+
+
+// ---- begin <tpuprof/views/event_range.hpp>
+/// event_range: the concept every tpuprof view and aggregation accepts, and
+/// track_key, the (device, unit, engine) identity of an event queue.
+
+
+
+namespace tpuprof {
+
+/// One event queue: an engine of one core (or CDMA port) of one device.
+struct track_key {
+  std::uint8_t device = 0;
+  std::uint8_t unit = 0;  ///< core, or CDMA port
+  engine eng = engine::tiu;
+
+  friend constexpr bool operator==(const track_key&, const track_key&) noexcept = default;
+  friend constexpr auto operator<=>(const track_key&, const track_key&) noexcept = default;
+  /// Packed form (device << 16 | unit << 8 | engine), for hashing and sorting.
+  constexpr std::uint32_t packed() const noexcept {
+    return static_cast<std::uint32_t>(device) << 16 | static_cast<std::uint32_t>(unit) << 8 |
+           static_cast<std::uint32_t>(eng);
+  }
+};
+
+/// The queue an event belongs to.
+constexpr track_key track_of(const engine_event& e) noexcept {
+  return {e.device, e.unit, e.engine};
+}
+
+}  // namespace tpuprof
+// ---- end <tpuprof/views/event_range.hpp>
+// ---- begin <tpuprof/views/memory_map.hpp>
+/// views::memory_map: the memory operands of events as space-time rectangles
+/// (what tpu_profile.py draws in its LOCAL MEM / GLOBAL MEM charts), their
+/// address extents per memory kind, and the address bands a chart shows.
+
+
+
+namespace tpuprof {
+
+/// Anything that tells the memory ranges an event's command reads and writes:
+/// `src.operands(e)` returns a range of regs::mem_operand (empty when
+/// unknown). bmprofile_decoder and operand_table satisfy it.
+template <class P>
+concept operand_source = requires(const P& src, const engine_event& e) {
+  { src.operands(e) } -> std::ranges::input_range;
+  requires std::convertible_to<std::ranges::range_reference_t<decltype(src.operands(e))>,
+                               const regs::mem_operand&>;
+};
+
+/// An operand_source that also names the address ranges of its memories
+/// (local memory banks, global buffers): `src.memory_regions()`.
+template <class P>
+concept region_source = operand_source<P> && requires(const P& src) {
+  { src.memory_regions() } -> std::ranges::input_range;
+  requires std::convertible_to<std::ranges::range_reference_t<decltype(src.memory_regions())>,
+                               const regs::memory_region&>;
+};
+
+/// The two charts: per-lane local memory, and everything addressed globally
+/// (DDR, L2, static memory), as tpu_profile.py splits them.
+enum class memory_panel : std::uint8_t { local, global };
+
+constexpr memory_panel panel_of(regs::mem_kind k) noexcept {
+  return k == regs::mem_kind::local ? memory_panel::local : memory_panel::global;
+}
+constexpr std::string_view name(memory_panel p) noexcept {
+  return p == memory_panel::local ? "LOCAL MEM" : "GLOBAL MEM";
+}
+
+/// One operand of one event: a rectangle over the event's duration (x) and
+/// the bytes it covers (y).
+struct memory_rect {
+  double begin_ns = 0, end_ns = 0;
+  std::uint64_t address = 0;  ///< local memory: offset inside a lane
+  std::uint64_t size = 0;     ///< bytes covered, strides included
+  regs::mem_kind kind = regs::mem_kind::unknown;
+  bool write = false;
+  std::uint8_t operand = 0;  ///< position among the command's operands (or results)
+  std::size_t event = 0;     ///< position of the event in the input range
+
+  constexpr std::uint64_t end() const noexcept { return address + size; }
+};
+
+/// Where the rectangles of one memory kind lie.
+struct memory_extent {
+  regs::mem_kind kind = regs::mem_kind::unknown;
+  std::uint64_t begin = std::numeric_limits<std::uint64_t>::max();  ///< lowest address
+  std::uint64_t end = 0;                                            ///< highest address + size
+  std::uint64_t reads = 0, writes = 0;                              ///< rectangles
+  std::uint64_t bytes_read = 0, bytes_written = 0;                  ///< sum of sizes
+};
+
+/// memory_map's result: the rectangles in input order and one extent per
+/// memory kind present (ordered by kind).
+struct memory_map_report {
+  std::vector<memory_rect> rects;
+  std::vector<memory_extent> extents;
+
+  const memory_extent* extent(regs::mem_kind k) const noexcept {
+    for (const auto& x : extents)
+      if (x.kind == k) return &x;
+    return nullptr;
+  }
+};
+
+/// Calls `f(const memory_rect&)` for every memory operand of every event, in
+/// input order; immediates (mem_kind::constant) are skipped. Returns how many
+/// rectangles it gave. One pass, no allocation of its own.
+template <event_range R, operand_source P, class F>
+  requires std::invocable<F&, const memory_rect&>
+std::size_t for_each_memory_rect(R&& events, const P& src, F&& f) {
+  std::size_t n = 0, i = 0;
+  for (const engine_event& e : events) {
+    for (const regs::mem_operand& m : src.operands(e)) {
+      if (m.kind == regs::mem_kind::constant) continue;
+      memory_rect r;
+      r.begin_ns = e.begin_ns;
+      r.end_ns = e.end_ns;
+      r.address = m.address;
+      r.size = m.size;
+      r.kind = m.kind;
+      r.write = m.write;
+      r.operand = m.index;
+      r.event = i;
+      f(static_cast<const memory_rect&>(r));
+      ++n;
+    }
+    ++i;
+  }
+  return n;
+}
+
+namespace views {
+
+/// Every memory operand of `events` (per `src`) as a rectangle, with the
+/// address extent of each memory kind. Memory: 48 bytes per operand; use
+/// for_each_memory_rect to stream them instead.
+template <event_range R, operand_source P>
+memory_map_report memory_map(R&& events, const P& src) {
+  memory_map_report out;
+  std::map<regs::mem_kind, memory_extent> ext;
+  for_each_memory_rect(events, src, [&](const memory_rect& r) {
+    out.rects.push_back(r);
+    memory_extent& x = ext[r.kind];
+    x.kind = r.kind;
+    x.begin = std::min(x.begin, r.address);
+    x.end = std::max(x.end, r.end());
+    (r.write ? x.writes : x.reads) += 1;
+    (r.write ? x.bytes_written : x.bytes_read) += r.size;
+  });
+  for (const auto& [k, x] : ext) out.extents.push_back(x);
+  return out;
+}
+
+}  // namespace views
+
+/// The address bands of one chart: every given region that an operand
+/// touches (local memory regions always: the banks stay visible), regions that
+/// overlap merged into one band ("a+b"), plus one band per cluster of operands
+/// outside every region (clusters closer than `merge_gap` bytes joined, named
+/// by their address range). Feed it with add(), read bands().
+class memory_bands {
+ public:
+  explicit memory_bands(memory_panel panel, std::uint64_t merge_gap = std::uint64_t{1} << 20)
+      : panel_(panel), gap_(merge_gap) {}
+
+  /// Registers a named region; those of another panel are ignored.
+  void add_region(const regs::memory_region& r) {
+    if (panel_of(r.kind) != panel_ || r.size == 0) return;
+    regions_.push_back({r.address, r.end(), r.name, r.kind == regs::mem_kind::local});
+    sorted_ = false;
+  }
+  /// Registers the bytes [address, address + size) of an operand of this panel.
+  void add(std::uint64_t address, std::uint64_t size) {
+    if (!sorted_) sort_regions();
+    const std::uint64_t end = address + std::max<std::uint64_t>(size, 1);
+    // the region with the greatest start <= address that holds it
+    auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
+                               [](std::uint64_t a, const region& r) { return a < r.begin; });
+    for (auto r = it; r != regions_.begin();) {  // usually the first one tried
+      --r;
+      if (address < r->end) {
+        r->used = true;
+        return;
+      }
+    }
+    add_outside(address, end);
+  }
+  void add(const memory_rect& r) {
+    if (panel_of(r.kind) == panel_) add(r.address, r.size);
+  }
+
+  /// The bands, by address; kind is that of the regions (or unknown for
+  /// clusters, then the name says "0x..-0x..").
+  std::vector<regs::memory_region> bands() const {
+    struct iv {
+      std::uint64_t b, e;
+      std::string name;
+      regs::mem_kind kind;
+    };
+    std::vector<iv> v;
+    for (const region& r : regions_)
+      if (r.used)
+        v.push_back({r.begin, r.end, r.name,
+                     panel_ == memory_panel::local ? regs::mem_kind::local : regs::mem_kind::ddr});
+    for (const auto& [b, e] : outside_)
+      v.push_back({b, e, hex_range(b, e), regs::mem_kind::unknown});
+    std::sort(v.begin(), v.end(), [](const iv& a, const iv& b) { return a.b < b.b; });
+    std::vector<regs::memory_region> out;
+    for (const iv& x : v) {
+      if (!out.empty() && x.b < out.back().end()) {  // overlap: one band
+        auto& o = out.back();
+        const std::uint64_t e = std::max(o.end(), x.e);
+        o.size = e - o.address;
+        o.name += "+" + x.name;
+        continue;
+      }
+      out.push_back({x.kind, x.b, x.e - x.b, x.name});
+    }
+    return out;
+  }
+
+ private:
+  struct region {
+    std::uint64_t begin, end;
+    std::string name;
+    bool used;
+  };
+  void sort_regions() {
+    std::sort(regions_.begin(), regions_.end(),
+              [](const region& a, const region& b) { return a.begin < b.begin; });
+    sorted_ = true;
+  }
+  void add_outside(std::uint64_t b, std::uint64_t e) {
+    // merged clusters: [b, e) joins any cluster within gap_ bytes
+    auto it = outside_.upper_bound(b);
+    if (it != outside_.begin()) {
+      auto p = std::prev(it);
+      if (b - std::min(b, gap_) <= p->second) {
+        b = p->first;
+        e = std::max(e, p->second);
+        it = outside_.erase(p);
+      }
+    }
+    while (it != outside_.end() && it->first - std::min(it->first, gap_) <= e) {
+      e = std::max(e, it->second);
+      it = outside_.erase(it);
+    }
+    outside_.emplace(b, e);
+  }
+  static std::string hex_range(std::uint64_t b, std::uint64_t e) {
+    auto hex = [](std::uint64_t v) {
+      static constexpr char d[] = "0123456789abcdef";
+      std::string s;
+      do {
+        s.insert(s.begin(), d[v & 15]);
+        v >>= 4;
+      } while (v);
+      return "0x" + s;
+    };
+    return hex(b) + "-" + hex(e);
+  }
+
+  memory_panel panel_;
+  std::uint64_t gap_;
+  std::vector<region> regions_;
+  bool sorted_ = true;
+  std::map<std::uint64_t, std::uint64_t> outside_;  // cluster begin -> end
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/views/memory_map.hpp>
+
+namespace tpuprof {
+
+/// Memory operands per event, looked up by the event's identity (device,
+/// core, engine, group, cmd id, begin cycle), so it serves the events of a
+/// materialized_trace, also after merge_devices. An operand_source, and a
+/// region_source with the regions of every source appended.
+class operand_table {
+ public:
+  operand_table() = default;
+  /// The operands of `events` per `src`, as if the events were on `device`.
+  template <event_range R, operand_source P>
+  operand_table(R&& events, const P& src, std::uint8_t device = 0) {
+    append(events, src, device);
+  }
+
+  /// Adds the operands of `events` per `src` (a dump decoded alone, whose
+  /// events merge_devices will put on `device`), and its regions if it names any.
+  template <event_range R, operand_source P>
+  void append(R&& events, const P& src, std::uint8_t device = 0) {
+    for (const engine_event& e : events) {
+      const std::size_t first = ops_.size();
+      for (const regs::mem_operand& m : src.operands(e)) ops_.push_back(m);
+      if (ops_.size() == first) continue;
+      engine_event k = e;
+      k.device = device;
+      index_.insert_or_assign(key_of(k), span_ref{first, ops_.size() - first});
+    }
+    if constexpr (region_source<P>)
+      for (const regs::memory_region& r : src.memory_regions()) regions_.push_back(r);
+  }
+
+  /// The operands of `e` (empty when none are known).
+  std::span<const regs::mem_operand> operands(const engine_event& e) const {
+    auto it = index_.find(key_of(e));
+    if (it == index_.end()) return {};
+    return std::span<const regs::mem_operand>(ops_).subspan(it->second.first, it->second.count);
+  }
+  const std::vector<regs::memory_region>& memory_regions() const noexcept { return regions_; }
+
+  std::size_t size() const noexcept { return ops_.size(); }  ///< operands held
+  bool empty() const noexcept { return ops_.empty(); }
+
+ private:
+  struct key {
+    std::uint64_t begin_cycle;
+    std::uint32_t cmd_id;
+    std::uint32_t track;  // track_key::packed()
+    std::uint16_t group;
+    friend bool operator==(const key&, const key&) = default;
+  };
+  struct key_hash {
+    std::size_t operator()(const key& k) const noexcept {
+      std::uint64_t h = k.begin_cycle * 0x9E3779B97F4A7C15ull;
+      h ^= (std::uint64_t{k.cmd_id} << 32 | std::uint64_t{k.track} << 8 | k.group) +
+           0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+      return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+  };
+  struct span_ref {
+    std::size_t first, count;
+  };
+  static key key_of(const engine_event& e) noexcept {
+    return {e.begin_cycle, e.cmd_id, track_of(e).packed(), e.group};
+  }
+
+  std::vector<regs::mem_operand> ops_;
+  std::unordered_map<key, span_ref, key_hash> index_;
+  std::vector<regs::memory_region> regions_;
+};
+
+static_assert(region_source<operand_table>);
+
+}  // namespace tpuprof
+// ---- end <tpuprof/decode/operand_table.hpp>
 
 // synthetic dumps
 // ---- begin <tpuprof/synth/bm1684x_synth.hpp>
@@ -18482,6 +18867,10 @@ inline constexpr std::string_view report_js[] = {
     bw.H = Math.max(40, AXIS + bw.rows.length * 44 + 4);
     bw.canvas.width = Math.round(W * dpr); bw.canvas.height = Math.round(bw.H * dpr);
     bw.canvas.style.height = bw.H + 'px';
+    for (const Q of mem.panels) {
+      Q.canvas.width = Math.round(W * dpr); Q.canvas.height = Math.round(Q.H * dpr);
+      Q.canvas.style.height = Q.H + 'px';
+    }
   }
 
   function niceTicks(t0, t1, px) {
@@ -18527,13 +18916,13 @@ inline constexpr std::string_view report_js[] = {
       ctx.beginPath(); ctx.rect(GUTTER, y0, plotW, h); ctx.clip();
       for (let d = 0; d < L.rows; d++) drawRow(L, d, y0 + d * ROW, t0, t1, s, cov, best, bestOp, touched, plotW);
       ctx.restore();
-      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
+)tpuprof_asset",
+    R"tpuprof_asset(      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
     });
     tl.drawMs = performance.now() - t_start;
   }
 
-)tpuprof_asset",
-    R"tpuprof_asset(  function drawRow(L, d, y, t0, t1, s, cov, best, bestOp, touched, plotW) {
+  function drawRow(L, d, y, t0, t1, s, cov, best, bestOp, touched, plotW) {
     const ctx = tl.ctx, b = L.b, e = L.e, depth = L.depth, n = L.n;
     const ops = L.cols.op, opConst = typeof ops === 'number';
     let nt = 0;
@@ -18649,13 +19038,228 @@ inline constexpr std::string_view report_js[] = {
     });
   }
 
+  // ---------- memory charts (LOCAL MEM / GLOBAL MEM) ----------
+  // Each memory operand of a command is a rectangle: x = the command's time,
+  // y = the addresses it covers, inside the band (bank, buffer) that holds it.
+  // Streams per lane: varints event index (delta), address (zigzag delta),
+  // size, flags (kind | write << 3 | operand << 4); see sinks/html.hpp.
+  const MEM_BAND_LOCAL = 18, MEM_R = [47, 158, 68], MEM_W = [214, 39, 40];
+  const mem = { panels: [] };
+  function decodeMem() {
+    const M = meta.mem, dataEl = document.getElementById('tpuprof-mem');
+    if (!M) return;
+    const buf = dataEl ? base64Bytes(dataEl.textContent) : new Uint8Array(0);
+    if (dataEl) dataEl.textContent = '';
+    let p = 0;
+    const varint = () => {
+      let b = buf[p++], z = b & 0x7f, mul = 128;
+      while (b & 0x80) { b = buf[p++]; z += (b & 0x7f) * mul; mul *= 128; }
+      return z;
+    };
+    M.panels.forEach((P, pi) => {
+      const n = P.n;
+      if (!n) return;
+      const lane = new Uint16Array(n), ev = new Uint32Array(n), addr = new Float64Array(n), size = new Float64Array(n),
+        fl = new Uint16Array(n), b = new Float64Array(n), e = new Float64Array(n);
+      let k = 0;
+      const runs = [];
+      for (const [lp, cnt, off] of P.lanes) {
+        p = off;
+        runs.push([k, k + cnt]);
+        const L = lanes[lp];
+        let evi = 0, a = 0;
+        for (let j = 0; j < cnt; j++, k++) {
+          evi += varint();
+          const z = varint();
+          a += z % 2 === 1 ? -(z + 1) / 2 : z / 2;
+          lane[k] = lp; ev[k] = evi; addr[k] = a; size[k] = varint(); fl[k] = varint();
+          b[k] = L.b[evi]; e[k] = L.e[evi];
+        }
+      }
+      // Time order (for the visible range and hit tests), then block maxima of the ends.
+      const order = mergeRuns(b, runs, n);
+      const re = (a0, T) => { const o = new T(n); for (let i = 0; i < n; i++) o[i] = a0[order[i]]; return o; };
+      const Q = { pi, name: P.name, n, lane: re(lane, Uint16Array), ev: re(ev, Uint32Array), addr: re(addr, Float64Array),
+        size: re(size, Float64Array), fl: re(fl, Uint16Array), b: re(b, Float64Array), e: re(e, Float64Array),
+        bands: P.bands.map(([a0, s, nm]) => ({ addr: a0, size: s, name: nm })), local: pi === 0,
+        canvas: null, ctx: null, H: 0, y0: null, y1: null, drawMs: 0, mode: '' };
+      const nb = Math.ceil(n / BLOCK), bm = new Float64Array(nb);
+      let run = -Infinity;
+      for (let kb = 0; kb < nb; kb++) {
+        const end = Math.min(n, (kb + 1) * BLOCK);
+        for (let i = kb * BLOCK; i < end; i++) if (Q.e[i] > run) run = Q.e[i];
+        bm[kb] = run;
+      }
+      Q.blockMax = bm;
+      mem.panels.push(Q);
+    });
+  }
+)tpuprof_asset",
+    R"tpuprof_asset(  // Indices 0..n-1 ordered by b, given runs [s, e) that are each ordered
+  // already (a lane's operands follow its events): pairwise merges, stable.
+  function mergeRuns(b, runs, n) {
+    let cur = new Uint32Array(n), tmp = new Uint32Array(n);
+    for (let i = 0; i < n; i++) cur[i] = i;
+    while (runs.length > 1) {
+      const next = [];
+      for (let r = 0; r < runs.length; r += 2) {
+        const [s1, e1] = runs[r];
+        if (r + 1 === runs.length) { tmp.set(cur.subarray(s1, e1), s1); next.push(runs[r]); continue; }
+        const e2 = runs[r + 1][1];
+        let i = s1, j = e1, o = s1;
+        while (i < e1 && j < e2) tmp[o++] = b[cur[j]] < b[cur[i]] ? cur[j++] : cur[i++];
+        while (i < e1) tmp[o++] = cur[i++];
+        while (j < e2) tmp[o++] = cur[j++];
+        next.push([s1, e2]);
+      }
+      [cur, tmp] = [tmp, cur];
+      runs = next;
+    }
+    return cur;
+  }
+  const hex = (v) => '0x' + Math.round(v).toString(16);
+  // Band heights (local: equal, at least 18 px; global: by the square root of
+  // the size, 26 to 120 px) and
+  // each rectangle's rows (CSS px inside the plot).
+  function layoutMem(Q) {
+    const roots = Q.bands.map((B) => Math.sqrt(B.size)), total = roots.reduce((a, r) => a + r, 0) || 1;
+    Q.bandH = Q.bands.map((_, i) => Q.local ? Math.max(MEM_BAND_LOCAL, Math.min(120, Math.floor(300 / Q.bands.length)))
+      : Math.round(Math.max(26, Math.min(120, 400 * roots[i] / total))));
+    let yb = 0;
+    Q.bandY = Q.bandH.map((h) => { const y = yb; yb += h; return y; });
+    Q.H = AXIS + yb + 2;
+    const starts = Q.bands.map((x) => x.addr);
+    const y0 = new Float32Array(Q.n), y1 = new Float32Array(Q.n);
+    for (let i = 0; i < Q.n; i++) {
+      const a = Q.addr[i];
+      let j = upperBound(starts, starts.length, a) - 1;
+      if (j < 0) j = 0;
+      const B = Q.bands[j], h = Q.bandH[j] - 1, sc = B.size > 0 ? h / B.size : 0;
+      const top = Q.bandY[j] + Math.max(0, Math.min(h, (a - B.addr) * sc));
+      const bot = Q.bandY[j] + Math.max(0, Math.min(h, (a + Q.size[i] - B.addr) * sc));
+      y0[i] = top; y1[i] = Math.max(bot, top + 1);
+    }
+    Q.y0 = y0; Q.y1 = y1;
+  }
+  function memFirstVisible(Q, t0) {
+    let lo = 0, hi = Q.blockMax.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (Q.blockMax[m] < t0) lo = m + 1; else hi = m; }
+    return lo * BLOCK;
+  }
+  function drawMem(Q) {
+    const t_start = performance.now();
+    const { ctx } = Q, W = tl.W, dpr = tl.dpr, H = Q.H;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
+    drawAxis(ctx, W, H);
+    const t0 = view.t0, t1 = view.t1, plotW = W - GUTTER, s = plotW / (t1 - t0);
+    ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle';
+    Q.bands.forEach((B, j) => {
+      const y = AXIS + Q.bandY[j];
+      const bh = Q.bandH[j];
+      ctx.fillStyle = j % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(GUTTER, y, plotW, bh - 1);
+      ctx.fillStyle = '#eceff3'; ctx.fillRect(0, y + bh - 1, W, 1);
+      ctx.fillStyle = '#1d2330';
+      ctx.fillText(B.name.length > 22 ? B.name.slice(0, 21) + '\u2026' : B.name, 6, y + Math.min(bh, 18) / 2);
+      if (bh >= 30) { ctx.fillStyle = '#98a2b3'; ctx.fillText(hex(B.addr) + ' \u00b7 ' + bytes(B.size), 6, y + 24); }
+    });
+    // visible rectangles
+    let first = memFirstVisible(Q, t0), last = first, count = 0;
+    for (; last < Q.n && Q.b[last] <= t1; last++) if (Q.e[last] >= t0) count++;
+    ctx.save(); ctx.beginPath(); ctx.rect(GUTTER, AXIS, plotW, H - AXIS); ctx.clip();
+    if (count <= 4000) {  // each rectangle drawn
+      Q.mode = 'rects';
+      for (let i = first; i < last; i++) {
+        if (Q.e[i] < t0) continue;
+        const x0 = Math.max(-2, (Q.b[i] - t0) * s), x1 = Math.min(plotW + 2, (Q.e[i] - t0) * s);
+        const w = Math.max(1, x1 - x0), y = AXIS + Q.y0[i], h = Q.y1[i] - Q.y0[i];
+        const c = Q.fl[i] & 8 ? MEM_W : MEM_R;
+        ctx.fillStyle = 'rgba(' + c[0] + ',' + c[1] + ',' + c[2] + ',0.55)';
+        ctx.fillRect(GUTTER + x0, y, w, h);
+        if (w > 4 && h > 3) { ctx.strokeStyle = 'rgba(255,255,255,0.9)'; ctx.strokeRect(GUTTER + x0 + 0.5, y + 0.5, w - 1, h - 1); }
+      }
+    } else {  // density raster: per pixel the reads and writes covering it
+      Q.mode = 'raster';
+      const gw = Math.max(1, Math.floor(plotW)), gh = Math.max(1, Math.floor(H - AXIS));
+      const rd = new Float32Array(gw * gh), wr = new Float32Array(gw * gh);
+      for (let i = first; i < last; i++) {
+        if (Q.e[i] < t0) continue;
+        let xa = Math.floor((Q.b[i] - t0) * s), xb = Math.ceil((Q.e[i] - t0) * s);
+        if (xb <= xa) xb = xa + 1;
+        if (xa < 0) xa = 0; if (xb > gw) xb = gw;
+        if (xa >= xb) continue;
+        const ya = Math.max(0, Math.floor(Q.y0[i])), yb = Math.min(gh, Math.max(ya + 1, Math.ceil(Q.y1[i])));
+        const g = Q.fl[i] & 8 ? wr : rd;
+        for (let y = ya; y < yb; y++) { const row = y * gw; for (let x = xa; x < xb; x++) g[row + x] += 1; }
+      }
+      const off = document.createElement('canvas');
+      off.width = gw; off.height = gh;
+      const octx = off.getContext('2d'), img = octx.createImageData(gw, gh), px = img.data;
+      for (let k = 0, q = 0; k < gw * gh; k++, q += 4) {
+        const r = rd[k], w = wr[k];
+        if (r === 0 && w === 0) continue;
+        const f = w / (r + w);
+        px[q] = MEM_R[0] + (MEM_W[0] - MEM_R[0]) * f; px[q + 1] = MEM_R[1] + (MEM_W[1] - MEM_R[1]) * f;
+        px[q + 2] = MEM_R[2] + (MEM_W[2] - MEM_R[2]) * f; px[q + 3] = Math.min(255, 110 + 40 * (r + w));
+      }
+      octx.putImageData(img, 0, 0);
+      ctx.drawImage(off, GUTTER, AXIS, gw, gh);
+    }
+    ctx.restore();
+    Q.visible = count;
+    Q.drawMs = performance.now() - t_start;
+  }
+  function drawMemory() { for (const Q of mem.panels) drawMem(Q); }
+  // The operand under a point of a memory chart: its index or -1 (the smallest one there).
+  function memHit(Q, cx, cy) {
+    const r = Q.canvas.getBoundingClientRect(), x = cx - r.left - GUTTER, y = cy - r.top - AXIS;
+    if (x < 0 || y < 0) return -1;
+    const s = (r.width - GUTTER) / (view.t1 - view.t0), t = view.t0 + x / s, tol = 2 / s;
+    let best = -1, bestArea = Infinity;
+    for (let i = memFirstVisible(Q, t - tol), seen = 0; i < Q.n && Q.b[i] <= t + tol && seen < 200000; i++, seen++) {
+      if (Q.e[i] < t - tol || y < Q.y0[i] - 1 || y > Q.y1[i] + 1) continue;
+      const area = (Q.e[i] - Q.b[i] + tol) * (Q.y1[i] - Q.y0[i] + 1);
+      if (area < bestArea) { bestArea = area; best = i; }
+    }
+    return best;
+  }
+  function memFields(Q, i) {
+    const L = lanes[Q.lane[i]], k = Q.ev[i], fl = Q.fl[i];
+    const kind = meta.mem.kinds[fl & 7] || 'unknown';
+    const b = L.b[k], e = L.e[k];
+    return [['op', opName(colv(L, 'op', k))], ['engine', L.label], ['cmd id', String(colv(L, 'id', k))],
+      ['access', fl & 8 ? 'write' : 'read'], ['operand', String(fl >> 4)],
+      ['memory', kind + (Q.local ? ' (offset in each lane)' : '')],
+      ['address', hex(Q.addr[i]) + ' (' + num(Q.addr[i]) + ')'], ['size', num(Q.size[i]) + ' B (' + bytes(Q.size[i]) + ')'],
+      ['end', hex(Q.addr[i] + Q.size[i])],
+      ['begin', (b - info.begin_ns).toFixed(3) + ' ns'], ['duration', (e - b).toFixed(3) + ' ns (' + dur(e - b) + ')']];
+  }
+  function memorySection() {
+    if (!mem.panels.length) return null;
+    const kids = [];
+    for (const Q of mem.panels) {
+      Q.canvas = el('canvas', { class: 'memchart', id: Q.local ? 'lmem' : 'gmem' });
+      Q.ctx = Q.canvas.getContext('2d');
+      bindInteraction(Q.canvas);
+      layoutMem(Q);
+      kids.push(el('h3', null, Q.name + ' \u00b7 ' + num(Q.n) + ' operands' + (Q.local ? ' \u00b7 offsets inside a lane, per bank' : ' \u00b7 address bands: buffers in use')), el('div', { class: 'canvaswrap' }, Q.canvas));
+    }
+    const dropped = meta.mem.dropped;
+    return section('memory-section', 'Memory over time (x: time, shared with the timeline; y: address)', ...kids,
+)tpuprof_asset",
+    R"tpuprof_asset(      el('div', { class: 'legend' }, el('span', null, el('i', { style: 'background:rgb(' + MEM_R + ')' }), 'read'),
+        el('span', null, el('i', { style: 'background:rgb(' + MEM_W + ')' }), 'written'),
+        'Each operand of a command covers its addresses for the command\u2019s duration; when zoomed out, overlapping operands add up (more opaque).',
+        dropped ? el('span', { class: 'bad' }, num(dropped) + ' operands past the report\u2019s limit are not drawn') : null));
+  }
+
   let pending = false;
   function redraw() {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; drawTimeline(); drawBandwidth(); });
+    requestAnimationFrame(() => { pending = false; drawTimeline(); drawBandwidth(); drawMemory(); });
   }
-  function drawNow() { drawTimeline(); drawBandwidth(); }
+  function drawNow() { drawTimeline(); drawBandwidth(); drawMemory(); }
   function setView(t0, t1) {
     const minSpan = 1;
     const full0 = info.begin_ns, full1 = Math.max(info.end_ns, info.begin_ns + 1);
@@ -18711,8 +19315,7 @@ inline constexpr std::string_view report_js[] = {
     if (ev.target && ev.target.tagName === 'INPUT') return;
     const k = ev.key.toLowerCase(), span = view.t1 - view.t0;
     if (k === 'w') zoomBy(0.7, 0.5);
-)tpuprof_asset",
-    R"tpuprof_asset(    else if (k === 's') zoomBy(1 / 0.7, 0.5);
+    else if (k === 's') zoomBy(1 / 0.7, 0.5);
     else if (k === 'a') setView(view.t0 - span * 0.2, view.t1 - span * 0.2);
     else if (k === 'd') setView(view.t0 + span * 0.2, view.t1 + span * 0.2);
     else if (k === 'escape') setView(info.begin_ns, info.end_ns);
@@ -18784,6 +19387,13 @@ inline constexpr std::string_view report_js[] = {
     tip.style.left = x + 'px'; tip.style.top = y + 'px';
   }
   function hover(canvas, cx, cy) {
+    const Q = mem.panels.find((x) => x.canvas === canvas);
+    if (Q) {
+      const i = memHit(Q, cx, cy);
+      if (i < 0) { tip.style.display = 'none'; return; }
+      showTip(Q.name + ': ' + (Q.fl[i] & 8 ? 'write' : 'read'), memFields(Q, i), cx, cy);
+      return;
+    }
     if (canvas === tl.canvas) {
       const hit = hitTest(cx, cy);
       if (!hit) { tip.style.display = 'none'; return; }
@@ -18793,7 +19403,8 @@ inline constexpr std::string_view report_js[] = {
     const r = canvas.getBoundingClientRect(), x = cx - r.left - GUTTER, y = cy - r.top - AXIS;
     const row = Math.floor(y / 44);
     if (x < 0 || y < 0 || row >= bw.rows.length || !bw.cache) { tip.style.display = 'none'; return; }
-    const bins = bw.cache[row], k = Math.min(bins.length - 1, Math.floor(x / ((r.width - GUTTER) / bins.length)));
+)tpuprof_asset",
+    R"tpuprof_asset(    const bins = bw.cache[row], k = Math.min(bins.length - 1, Math.floor(x / ((r.width - GUTTER) / bins.length)));
     const t = view.t0 + (x / (r.width - GUTTER)) * (view.t1 - view.t0);
     showTip(bw.rows[row].lane.label, [['time', dur(t - info.begin_ns)], ['bandwidth', bins[k].toFixed(3) + ' GB/s']], cx, cy);
   }
@@ -18841,22 +19452,25 @@ inline constexpr std::string_view report_js[] = {
   }
 
   // ---------- build ----------
-)tpuprof_asset",
-    R"tpuprof_asset(  const t_decode = performance.now();
+  const t_decode = performance.now();
   decodeAll();
+  const t_mem = performance.now();
+  decodeMem();
+  const memDecodeMs = performance.now() - t_mem;
   const decodeMs = performance.now() - t_decode;
   app.append(
     el('header', { class: 'top' }, el('h1', null, meta.title), el('span', { class: 'sub' }, info.source),
       el('nav', null, el('a', { href: '#overview' }, 'Overview'), el('a', { href: '#timeline-section' }, 'Timeline'),
+        mem.panels.length ? el('a', { href: '#memory-section' }, 'Memory') : null,
         el('a', { href: '#tables' }, 'Tables'), el('a', { href: '#diagnostics' }, 'Diagnostics'))),
-    overview(), ...timeline(), tables(), diagnostics(),
+    overview(), ...timeline(), memorySection(), tables(), diagnostics(),
     el('footer', null, meta.generator + ' \u00b7 ' + num(info.events) + ' events decoded in ' + decodeMs.toFixed(0) + ' ms \u00b7 self-contained, works offline'));
   layoutCanvas();
   drawNow();
 
   // ---------- test hook ----------
   Object.assign(api, {
-    meta, lanes, view, decodeMs,
+    meta, lanes, view, decodeMs, memDecodeMs,
     drawMs: () => tl.drawMs,
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
@@ -18874,6 +19488,34 @@ inline constexpr std::string_view report_js[] = {
       return { x, y };
     },
     tooltip: () => (tip.style.display === 'none' ? null : Object.fromEntries([...tip.querySelectorAll('tr')].map((r) => [r.cells[0].textContent, r.cells[1].textContent]))),
+    // Memory charts: panels, the operand of lane li's event (cmd id, begin) at
+    // an address, zooming onto it and returning the client point to hover.
+    memPanels: () => mem.panels.map((Q) => ({ name: Q.name, n: Q.n, bands: Q.bands.length, mode: Q.mode, drawMs: Q.drawMs })),
+    memFocus: (pi, li, cmd, begin, addr) => {
+      const Q = mem.panels[pi];
+      if (!Q) return { error: 'no memory panel ' + pi };
+      const k = findEvent(li, cmd, begin);
+      if (k < 0) return { error: 'no event with cmd id ' + cmd };
+      let i = -1;
+      for (let j = 0; j < Q.n; j++) if (Q.lane[j] === li && Q.ev[j] === k && Q.addr[j] === addr) { i = j; break; }
+      if (i < 0) return { error: 'no operand at ' + hex(addr) + ' of that event' };
+      zoomTo(Q.b[i], Q.e[i], 1);
+      drawNow();
+      Q.canvas.scrollIntoView({ block: 'center' });
+      const r = Q.canvas.getBoundingClientRect(), s = (r.width - GUTTER) / (view.t1 - view.t0);
+      return { x: r.left + GUTTER + ((Q.b[i] + Q.e[i]) / 2 - view.t0) * s, y: r.top + AXIS + (Q.y0[i] + Q.y1[i]) / 2, i };
+    },
+    // Non-background pixels of a memory chart's plot area.
+    memInked: (pi) => {
+      const Q = mem.panels[pi], x0 = Math.round(GUTTER * tl.dpr), y0 = Math.round(AXIS * tl.dpr);
+      const img = Q.ctx.getImageData(x0, y0, Q.canvas.width - x0, Q.canvas.height - y0).data;
+      let n = 0;
+      for (let p = 0; p < img.length; p += 4) {
+        const r = img[p], g = img[p + 1], b = img[p + 2];
+        if (!((r === 255 && g === 255 && b === 255) || (r === 250 && g === 251 && b === 252) || (r === 236 && g === 239 && b === 243) || (r === 228 && g === 231 && b === 236))) n++;
+      }
+      return n;
+    },
     tooltipTitle: () => (tip.querySelector('.t') || {}).textContent || null,
     // Non-background pixels of the timeline plot area (excludes axis and labels).
     inkedPixels: () => {
@@ -18902,36 +19544,6 @@ inline constexpr std::string_view report_js[] = {
 
 
 
-// ---- begin <tpuprof/views/event_range.hpp>
-/// event_range: the concept every tpuprof view and aggregation accepts, and
-/// track_key, the (device, unit, engine) identity of an event queue.
-
-
-
-namespace tpuprof {
-
-/// One event queue: an engine of one core (or CDMA port) of one device.
-struct track_key {
-  std::uint8_t device = 0;
-  std::uint8_t unit = 0;  ///< core, or CDMA port
-  engine eng = engine::tiu;
-
-  friend constexpr bool operator==(const track_key&, const track_key&) noexcept = default;
-  friend constexpr auto operator<=>(const track_key&, const track_key&) noexcept = default;
-  /// Packed form (device << 16 | unit << 8 | engine), for hashing and sorting.
-  constexpr std::uint32_t packed() const noexcept {
-    return static_cast<std::uint32_t>(device) << 16 | static_cast<std::uint32_t>(unit) << 8 |
-           static_cast<std::uint32_t>(eng);
-  }
-};
-
-/// The queue an event belongs to.
-constexpr track_key track_of(const engine_event& e) noexcept {
-  return {e.device, e.unit, e.engine};
-}
-
-}  // namespace tpuprof
-// ---- end <tpuprof/views/event_range.hpp>
 
 namespace tpuprof {
 
@@ -20300,6 +20912,9 @@ struct html_options {
   std::size_t gap_list = 50;             ///< longest idle gaps listed
   double min_gap_ns = 0;                 ///< idle gaps shorter than this are not counted
   std::size_t bandwidth_windows = 2000;  ///< about this many windows in the bandwidth series
+  /// Memory operands kept for the LOCAL / GLOBAL MEM charts (about 8 bytes
+  /// each in the page); past this many the rest are counted, not drawn.
+  std::size_t max_memory_rects = std::size_t{1} << 22;
   std::size_t buffer_bytes = std::size_t{1} << 18;
 };
 
@@ -20571,24 +21186,29 @@ inline double nice_step(double x) {
   return 10 * p;
 }
 
+/// The absence of memory operands (write() without them).
+struct no_operands {};
+
 /// Writes the report. `hw` must be a forward range (several passes).
 class report_writer {
  public:
   report_writer(const trace_info& info, sinks::byte_output out, const sinks::html_options& opt)
       : info_(info), o_(out, opt.buffer_bytes), opt_(opt) {}
 
-  template <std::ranges::forward_range H, std::ranges::input_range S>
-  void write(const H& hw, const S& spans) {
+  /// `ops`: the memory operands of the events (an operand_source) for the
+  /// memory charts, or null for none.
+  template <std::ranges::forward_range H, std::ranges::input_range S, class Ops = no_operands>
+  void write(const H& hw, const S& spans, const Ops* ops = nullptr) {
     if (!is_track_ordered(hw)) {
       const std::vector<engine_event> sorted = sorted_by_track(hw);
-      return write_ordered(sorted, spans);
+      return write_ordered(sorted, spans, ops);
     }
-    write_ordered(hw, spans);
+    write_ordered(hw, spans, ops);
   }
 
  private:
-  template <class H, class S>
-  void write_ordered(const H& hw, const S& spans) {
+  template <class H, class S, class Ops>
+  void write_ordered(const H& hw, const S& spans, const Ops* ops) {
     span_begin_ = info_.begin_ns;
     span_end_ = info_.end_ns;
     if (!(span_end_ > span_begin_)) {
@@ -20603,7 +21223,21 @@ class report_writer {
     // Lanes: every track of info (even empty), then whatever the events add.
     for (const track& t : info_.tracks) lane_of({t.device, t.unit, t.eng});
     std::uint64_t n_hw = 0, n_spans = 0;
-    for (const engine_event& e : hw) lanes_[lane_of(track_of(e))].add(e), ++n_hw;
+    if constexpr (operand_source<Ops>) {
+      if (ops) {
+        have_mem_ = true;
+        if constexpr (region_source<Ops>)
+          for (const regs::memory_region& r : ops->memory_regions())
+            for (memory_bands& b : bands_) b.add_region(r);
+      }
+    }
+    for (const engine_event& e : hw) {
+      const std::size_t li = lane_of(track_of(e));
+      if constexpr (operand_source<Ops>)
+        if (ops) add_operands(li, lanes_[li].n, e, *ops);
+      lanes_[li].add(e);
+      ++n_hw;
+    }
     std::vector<engine_event> unordered_spans;
     for (const engine_event& e : spans) {
       lanes_[lane_of(track_of(e))].add(e);
@@ -20643,10 +21277,114 @@ class report_writer {
         if (lanes_[li].streamed(c))
           b.put(lanes_[li].cols[c].bytes.data(), lanes_[li].cols[c].bytes.size());
     b.end();
+    if (mem_rects_) {
+      o_.append("</script>\n<script id=\"tpuprof-mem\" type=\"application/octet-stream\">");
+      base64_writer m(o_);
+      for (std::size_t p = 0; p < 2; ++p)
+        for (std::size_t li : order_)
+          if (li < mem_.size()) m.put(mem_[li][p].bytes.data(), mem_[li][p].bytes.size());
+      m.end();
+    }
     o_.append("</script>\n<script>\n");
     for (std::string_view c : html_assets::report_js) o_.append(c);
     o_.append("</script>\n</body>\n</html>\n");
     o_.flush();
+  }
+
+  /// One lane's operands of one chart: per operand the varints event index
+  /// (delta), address (zigzag delta), size, flags (kind | write << 3 |
+  /// operand << 4); report.js decodes them.
+  struct mem_stream {
+    std::vector<std::uint8_t> bytes;
+    std::uint64_t n = 0, prev_event = 0, prev_address = 0;
+    void put(std::uint64_t z) {
+      while (z >= 0x80) {
+        bytes.push_back(static_cast<std::uint8_t>(z | 0x80));
+        z >>= 7;
+      }
+      bytes.push_back(static_cast<std::uint8_t>(z));
+    }
+    void add(std::uint64_t event, const regs::mem_operand& m) {
+      put(event - prev_event);
+      const auto d = static_cast<std::int64_t>(m.address - prev_address);
+      put((static_cast<std::uint64_t>(d) << 1) ^ static_cast<std::uint64_t>(d >> 63));
+      put(m.size);
+      put(static_cast<std::uint64_t>(m.kind) | (m.write ? 8u : 0u) |
+          static_cast<std::uint64_t>(m.index) << 4);
+      prev_event = event;
+      prev_address = m.address;
+      ++n;
+    }
+  };
+
+  template <class Ops>
+  void add_operands(std::size_t li, std::uint64_t event, const engine_event& e, const Ops& ops) {
+    for (const regs::mem_operand& m : ops.operands(e)) {
+      if (m.kind == regs::mem_kind::constant) continue;
+      if (mem_rects_ >= opt_.max_memory_rects) {
+        ++mem_dropped_;
+        continue;
+      }
+      if (mem_.size() <= li) mem_.resize(li + 1);
+      const auto p = static_cast<std::size_t>(panel_of(m.kind));
+      mem_[li][p].add(event, m);
+      bands_[p].add(m.address, m.size);
+      ++mem_rects_;
+    }
+  }
+
+  void write_memory() {
+    o_.append("\"mem\":");
+    if (!have_mem_) return o_.append("null");
+    o_.append("{\"dropped\":");
+    put_int(o_, mem_dropped_);
+    o_.append(",\"kinds\":[");
+    for (std::size_t k = 0; k <= static_cast<std::size_t>(regs::mem_kind::constant); ++k) {
+      if (k) o_.put(',');
+      put_str(o_, regs::name(static_cast<regs::mem_kind>(k)));
+    }
+    o_.append("],\"panels\":[");
+    std::uint64_t offset = 0;
+    for (std::size_t p = 0; p < 2; ++p) {
+      if (p) o_.put(',');
+      o_.append("{\"name\":");
+      put_str(o_, name(static_cast<memory_panel>(p)));
+      o_.append(",\"bands\":[");
+      bool first = true;
+      for (const regs::memory_region& r : bands_[p].bands()) {
+        comma(first);
+        o_.put('[');
+        put_int(o_, r.address);
+        o_.put(',');
+        put_int(o_, r.size);
+        o_.put(',');
+        put_str(o_, r.name);
+        o_.put(']');
+      }
+      o_.append("],\"lanes\":[");
+      first = true;
+      std::uint64_t n = 0;
+      for (std::size_t li : order_) {
+        if (li >= mem_.size() || !mem_[li][p].n) continue;
+        const mem_stream& m = mem_[li][p];
+        comma(first);
+        o_.put('[');
+        put_int(o_, position_[li]);
+        o_.put(',');
+        put_int(o_, m.n);
+        o_.put(',');
+        put_int(o_, offset);
+        o_.put(',');
+        put_int(o_, m.bytes.size());
+        o_.put(']');
+        offset += m.bytes.size();
+        n += m.n;
+      }
+      o_.append("],\"n\":");
+      put_int(o_, n);
+      o_.put('}');
+    }
+    o_.append("]}");
   }
 
   lane fresh_lane(track_key k) const {
@@ -20776,6 +21514,8 @@ class report_writer {
     write_bandwidth(hw);
     o_.put(',');
     write_tables(hw);
+    o_.put(',');
+    write_memory();
     o_.put('}');
   }
 
@@ -21174,6 +21914,12 @@ class report_writer {
   bool have_last_ = false;
   track_key last_key_{};
   std::size_t last_lane_ = 0;
+  // memory charts
+  bool have_mem_ = false;
+  std::vector<std::array<mem_stream, 2>> mem_;  // lanes_ index -> per panel
+  std::array<memory_bands, 2> bands_{memory_bands(memory_panel::local),
+                                     memory_bands(memory_panel::global)};
+  std::uint64_t mem_rects_ = 0, mem_dropped_ = 0;
 };
 
 }  // namespace tpuprof::detail::html
@@ -21198,10 +21944,34 @@ void write_html(const trace_info& info, H&& hw, S&& spans, byte_output out,
   }
 }
 
+/// The same with the LOCAL MEM / GLOBAL MEM charts: `ops` gives each
+/// hardware event's memory operands (and, as a region_source, the named
+/// banks and buffers the charts are divided into). About 8 more bytes per
+/// operand, up to html_options::max_memory_rects.
+template <event_range H, event_range S, operand_source P>
+void write_html(const trace_info& info, H&& hw, S&& spans, const P& ops, byte_output out,
+                const html_options& opt = {}) {
+  detail::html::report_writer w(info, out, opt);
+  if constexpr (std::ranges::forward_range<H>) {
+    w.write(hw, spans, &ops);
+  } else {
+    std::vector<engine_event> copy;
+    for (const engine_event& e : hw) copy.push_back(e);
+    w.write(copy, spans, &ops);
+  }
+}
+
 /// The report of a decoded trace (its events() and spans()).
 template <decoded_trace T>
 void write_html(const T& trace, byte_output out, const html_options& opt = {}) {
   write_html(trace.info(), trace.events(), trace.spans(), out, opt);
+}
+
+/// The report of a decoded trace with its memory charts (`ops`: the decoder
+/// itself when it has operands(e), or an operand_table).
+template <decoded_trace T, operand_source P>
+void write_html(const T& trace, const P& ops, byte_output out, const html_options& opt = {}) {
+  write_html(trace.info(), trace.events(), trace.spans(), ops, out, opt);
 }
 
 /// The report of a decoded trace into `path`, atomically (temp file + rename).
@@ -21214,12 +21984,32 @@ void write_html_file(const std::filesystem::path& path, const T& trace,
   f.commit();
 }
 
+/// The same with the memory charts of `ops` (see write_html).
+template <decoded_trace T, operand_source P>
+void write_html_file(const std::filesystem::path& path, const T& trace, const P& ops,
+                     const html_options& opt = {}) {
+  io::atomic_file f(path);
+  write_html(trace, ops, byte_output{f}, opt);
+  f.commit();
+}
+
 /// The HTML report as an event_sink (for tee, any_sink, write_file): keeps
 /// every event it is given (64 bytes each) and writes the report in finish().
 /// When the trace is at hand, write_html(trace, out) avoids that copy.
+/// Given an operand_source (which must outlive the sink), the report has the
+/// memory charts.
 class html_sink {
  public:
   explicit html_sink(byte_output out, html_options opt = {}) : out_(out), opt_(std::move(opt)) {}
+  template <operand_source P>
+  html_sink(byte_output out, const P& ops, html_options opt = {})
+      : out_(out), opt_(std::move(opt)) {
+    ops_.fill = [&ops](const engine_event& e, std::vector<regs::mem_operand>& v) {
+      for (const regs::mem_operand& m : ops.operands(e)) v.push_back(m);
+    };
+    if constexpr (region_source<P>)
+      for (const regs::memory_region& r : ops.memory_regions()) ops_.regions.push_back(r);
+  }
 
   void begin(const trace_info& info) {
     info_ = &info;
@@ -21235,14 +22025,31 @@ class html_sink {
   }
   void finish() {
     static const trace_info none;
-    write_html(info_ ? *info_ : none, hw_, spans_, out_, opt_);
+    if (ops_.fill)
+      write_html(info_ ? *info_ : none, hw_, spans_, ops_, out_, opt_);
+    else
+      write_html(info_ ? *info_ : none, hw_, spans_, out_, opt_);
     std::vector<engine_event>().swap(hw_);
     std::vector<engine_event>().swap(spans_);
   }
 
  private:
+  /// The operand_source the sink was given, type-erased.
+  struct erased_operands {
+    std::function<void(const engine_event&, std::vector<regs::mem_operand>&)> fill;
+    std::vector<regs::memory_region> regions;
+    mutable std::vector<regs::mem_operand> scratch;
+    std::span<const regs::mem_operand> operands(const engine_event& e) const {
+      scratch.clear();
+      fill(e, scratch);
+      return scratch;
+    }
+    const std::vector<regs::memory_region>& memory_regions() const { return regions; }
+  };
+
   byte_output out_;
   html_options opt_;
+  erased_operands ops_;
   const trace_info* info_ = nullptr;
   std::vector<engine_event> hw_, spans_;
 };
@@ -21992,7 +22799,7 @@ void write_file(const std::filesystem::path& path, const T& trace, const io::hos
 // ---- end <tpuprof/sinks/write_file.hpp>
 // ---- begin <tpuprof/views.hpp>
 /// All analysis views: filters, time windows, idle gaps, bandwidth,
-/// utilization, summary, top_n and group_by.
+/// utilization, summary, top_n, group_by and memory_map.
 
 // ---- begin <tpuprof/views/diff.hpp>
 /// diff: compares two runs (e.g. before/after a compiler change) group by
