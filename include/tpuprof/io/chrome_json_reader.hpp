@@ -290,8 +290,10 @@ class reader {
   static std::string_view string_of(simdjson::ondemand::value& v) {
     std::string_view tok = v.raw_json_token();
     if (tok.size() >= 2 && tok[0] == '"') {
-      std::size_t end = tok.find_first_of("\"\\", 1);
-      if (end != std::string_view::npos && tok[end] == '"') return tok.substr(1, end - 1);
+      // A plain loop: find_first_of with a 2-character set calls memchr per byte.
+      std::size_t end = 1;
+      while (end < tok.size() && tok[end] != '"' && tok[end] != '\\') ++end;
+      if (end < tok.size() && tok[end] == '"') return tok.substr(1, end - 1);
     }
     return v.get_string().value();
   }
@@ -343,7 +345,9 @@ class reader {
       } else if (key == "dur") {
         dur = number(v);
         has_dur = true;
-      } else if (key == "args") {
+      } else if (key == "args" && (ph_.empty() || ph_ == "M")) {
+        // Only M events use args (their "name"); once the phase is known to
+        // be another one, args are skipped unread (no field-by-field walk).
         if (v.type().value() == simdjson::ondemand::json_type::object) {
           simdjson::ondemand::object args = v.get_object().value();  // must outlive the loop
           for (auto a_r : args) {
