@@ -82,3 +82,124 @@ TEST_CASE("chrome json reader reads a file") {
   CHECK(h.source == p.string());
   CHECK(h.spans[0].dur_ns == 4000);
 }
+
+namespace {
+// The chunked fast path against the whole-document parse: for valid input
+// it must give the same trace (or decline); for input run() rejects it must
+// decline, so that errors keep their offsets.
+std::string dump(const io::host_trace& h) {
+  std::string s;
+  for (const auto& x : h.spans)
+    s += x.name + "|" + x.cat + "|" + std::to_string(x.pid) + "|" + std::to_string(x.tid) + "|" +
+         std::to_string(x.ts_ns) + "|" + std::to_string(x.dur_ns) + "\n";
+  for (const auto& x : h.processes) s += "P" + std::to_string(x.pid) + "|" + x.name + "\n";
+  for (const auto& x : h.threads)
+    s += "T" + std::to_string(x.pid) + "|" + std::to_string(x.tid) + "|" + x.name + "\n";
+  return s;
+}
+// "" when run() throws.
+std::string whole(const std::string& json) {
+  io::host_trace h;
+  simdjson::padded_string p(json);
+  try {
+    io::detail_json::reader("t", h).run(p);
+  } catch (const decode_error&) {
+    return "";
+  }
+  return "ok\n" + dump(h);
+}
+// "" when run_chunked() declines.
+std::string chunked(const std::string& json, std::size_t chunk) {
+  io::host_trace h;
+  if (!io::detail_json::reader("t", h).run_chunked(json, chunk)) return "";
+  return "ok\n" + dump(h);
+}
+const std::string tricky =
+    R"( {"schemaVersion":1,"deviceProperties":[{"name":"x","traceEvents":[]}],
+ "note":"\"traceEvents\": [ },{ ",
+ "traceEvents" :  [
+  {"ph":"M","name":"process_name","pid":"GPU 0","args":{"name":"gpu \u00e9 \"q\""}},
+  {"ph":"X","cat":"c},{\"","name":"a\\","pid":"GPU 0","tid":"stream 7","ts":1.5,"dur":2.0005,
+   "args":{"Input Dims":[[64,1024],[{"a":"]},{"}]],"s":"\u2603 ☃ ü"}},
+  {"ph":"B","name":"outer","pid":3,"tid":4,"ts":10}  ,
+  {"ph":"X","name":"ü☃","pid":3,"tid":4,"ts":"11","dur":"1e0","args":{}},
+  {"ph":"E","pid":3,"tid":4,"ts":12.25},
+  {"ph":"B","name":"open","pid":3,"tid":5,"ts":13},
+  {"ph":"X","na\u006de":"escaped key","pid":3,"tid":4,"ts":14,"dur":1}
+ ],
+ "traceName":"t", "more":{"a":[1,2,{"b":"]"}]}} )";
+}  // namespace
+
+TEST_CASE("chunked host-trace parse equals the whole-document parse, for every chunk size") {
+  std::string bare = R"([{"ph":"X","name":"n","pid":1,"tid":2,"ts":3,"dur":4},
+    {"ph":"X","name":"m\"},{","pid":1,"tid":2,"ts":5,"dur":6}])";
+  for (const std::string& doc :
+       {tricky, bare, std::string("[]"), std::string(R"({"traceEvents":[]})")}) {
+    auto want = whole(doc);
+    REQUIRE(want != "");
+    CHECK(chunked(doc, std::size_t{1} << 18) == want);  // the default chunk
+    int taken = 0;
+    for (std::size_t chunk = 1; chunk <= doc.size() + 1; ++chunk) {
+      auto got = chunked(doc, chunk);
+      if (got.empty()) continue;  // declined (a cut it could not place): run() is used
+      ++taken;
+      INFO("chunk " << chunk);
+      CHECK(got == want);
+    }
+    CHECK(taken > int(doc.size()) / 2);
+  }
+  // The spans the tricky document must give (values by hand).
+  auto h = io::parse_chrome_json(tricky);
+  REQUIRE(h.spans.size() == 5);
+  CHECK(h.spans[0].name == "a\\");
+  CHECK(h.spans[0].cat == "c},{\"");
+  CHECK(h.spans[0].dur_ns == 2001);
+  CHECK(h.spans[1].name == "ü☃");
+  CHECK(h.spans[1].ts_ns == 11000);
+  CHECK(h.spans[2].name == "outer");
+  CHECK(h.spans[2].dur_ns == 2250);
+  CHECK(h.spans[3].name == "escaped key");  // "na\u006de" is the key "name"
+  CHECK(h.spans[4].name == "open");         // B without E: zero length, at the end
+  CHECK(h.spans[4].dur_ns == 0);
+  REQUIRE(h.processes.size() == 2);  // the string pid's own name, then process_name
+  CHECK(h.processes[0].name == "GPU 0");
+  CHECK(h.processes[1].name == "gpu é \"q\"");
+  CHECK(h.processes[1].pid == h.spans[0].pid);
+}
+
+TEST_CASE("chunked host-trace parse declines every input the whole-document parse rejects") {
+  // Truncations and single-byte corruptions of a valid document: whenever
+  // run() throws, run_chunked() must decline (the error then comes from run()
+  // with its offset); whenever both succeed they agree.
+  std::uint64_t state = 7;
+  auto rnd = [&] {
+    return (state = state * 6364136223846793005ULL + 1442695040888963407ULL) >> 33;
+  };
+  const char repl[] = {'"', '\\', '{', '}', '[',    ']',    ',',
+                       ':', ' ',  'x', '1', '\x80', '\xC3', '\0'};
+  int rejected = 0, compared = 0;
+  for (int k = 0; k < 3000; ++k) {
+    std::string doc = tricky;
+    if (k % 3 == 0) {
+      doc.resize(rnd() % doc.size());
+    } else {
+      doc[rnd() % doc.size()] = repl[rnd() % sizeof repl];
+      if (k % 3 == 2) doc[rnd() % doc.size()] = repl[rnd() % sizeof repl];
+    }
+    auto want = whole(doc);
+    for (std::size_t chunk :
+         {std::size_t{1} << 18, std::size_t{16}, std::size_t{1 + rnd() % 200}}) {
+      auto got = chunked(doc, chunk);
+      INFO("case " << k << " chunk " << chunk << "\n" << doc);
+      if (want.empty()) {
+        CHECK(got.empty());
+        ++rejected;
+      } else if (!got.empty()) {
+        CHECK(got == want);
+        ++compared;
+      }
+    }
+  }
+  CHECK(rejected > 1000);
+  CHECK(compared > 1000);
+}

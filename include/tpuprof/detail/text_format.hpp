@@ -229,7 +229,7 @@ inline char* write_digits(char* p, std::uint64_t v, int n) noexcept {
 
 /// The 8 decimal digits of `v` < 10^8 (with leading zeros) as ASCII, first
 /// digit in the lowest byte: all digit pairs computed in parallel (SWAR).
-inline std::uint64_t digits8(std::uint32_t v) noexcept {
+[[gnu::always_inline]] inline std::uint64_t digits8(std::uint32_t v) noexcept {
   std::uint64_t x = (v / 10000) | (std::uint64_t{v % 10000} << 32);  // [abcd, efgh]
   std::uint64_t hi = ((x * 10486) >> 20) & 0x0000007F0000007FULL;    // /100 in each lane
   x = hi | ((x - hi * 100) << 16);                                   // [ab, cd, ef, gh]
@@ -239,7 +239,7 @@ inline std::uint64_t digits8(std::uint32_t v) noexcept {
 
 /// Writes 1..8 digits of `v` < 10^8; stores 8 bytes at p (the ones past the
 /// returned end are scratch).
-inline char* write_upto8(char* p, std::uint32_t v) noexcept {
+[[gnu::always_inline]] inline char* write_upto8(char* p, std::uint32_t v) noexcept {
   if (v < 10) {
     *p = static_cast<char>('0' + v);
     return p + 1;
@@ -252,7 +252,7 @@ inline char* write_upto8(char* p, std::uint32_t v) noexcept {
 
 /// Decimal text of `v` (same as std::to_chars). Touches at most 20 bytes
 /// at p; bytes past the returned end may be overwritten (scratch).
-inline char* write_uint(char* p, std::uint64_t v) noexcept {
+[[gnu::always_inline]] inline char* write_uint(char* p, std::uint64_t v) noexcept {
   if constexpr (std::endian::native == std::endian::little) {
     if (v < 100000000) return write_upto8(p, static_cast<std::uint32_t>(v));
     std::uint64_t w;
@@ -277,7 +277,7 @@ inline char* write_uint(char* p, std::uint64_t v) noexcept {
   }
 }
 /// At most 20 bytes.
-inline char* write_int(char* p, std::int64_t v) noexcept {
+[[gnu::always_inline]] inline char* write_int(char* p, std::int64_t v) noexcept {
   if (v >= 0) return write_uint(p, static_cast<std::uint64_t>(v));
   *p++ = '-';
   return write_uint(p, 0 - static_cast<std::uint64_t>(v));
