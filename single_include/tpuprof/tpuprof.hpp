@@ -872,12 +872,183 @@ class reader {
     } catch (const simdjson::simdjson_error& e) {
       fail(simdjson::error_message(e.error()));
     }
-    // B without E: keep as zero-length spans at their start.
+    close_open();
+  }
+
+  /// Fast path: the `traceEvents` array is parsed in chunks of about
+  /// `chunk` bytes, each copied into one reused padded buffer as a small
+  /// array and parsed by one reused parser, so the structural index and the
+  /// text stay in cache and memory is bounded (the whole-document parse
+  /// indexes 4 bytes per structural character of the whole file). The text
+  /// before and after the array is checked by parsing it alone (a field
+  /// `"traceEvents": []` in its place). Returns false on anything unusual or
+  /// wrong; the caller then discards the output and calls run(), which
+  /// reports errors with their offsets. Each element is parsed from the same
+  /// bytes with the same code as in run(), so the results are equal.
+  bool run_chunked(std::string_view json, std::size_t chunk = std::size_t{1} << 18) {
+    const char* b = json.data();
+    const std::size_t n = json.size();
+    auto ws = [&](std::size_t i) {
+      while (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) ++i;
+      return i;
+    };
+    std::size_t i = ws(0);
+    if (i >= n || n < 2 || (b[0] == '\x1F' && b[1] == '\x8B')) return false;
+    const bool in_object = b[i] == '{';
+    std::size_t arr = i;
+    if (in_object) {
+      // The first occurrences of the key that are the top-level one (the
+      // same text may appear nested or inside strings before it).
+      constexpr std::string_view key = "\"traceEvents\"";
+      std::size_t k = i;
+      for (int tries = 0;; ++tries) {
+        k = json.find(key, k + 1);
+        if (k == std::string_view::npos || tries == 8) return false;
+        std::size_t c = ws(k + key.size());
+        if (c >= n || b[c] != ':') continue;
+        arr = ws(c + 1);
+        if (arr < n && b[arr] == '[' && prefix_ok(json.substr(0, arr), k)) break;
+      }
+    }
+    if (arr >= n || b[arr] != '[') return false;
+    size_ = n;
+    out_.spans.reserve(out_.spans.size() + n / 160);
+
+    simdjson::ondemand::parser parser;
+    // Elements sit one level higher in a chunk than inside {"traceEvents":[...]}.
+    const std::size_t depth = simdjson::DEFAULT_MAX_DEPTH - (in_object ? 1 : 0);
+    if (parser.allocate(chunk + 2, depth)) return false;
+    std::string buf;
+    std::size_t p = ws(arr + 1), arr_end = n;
+    if (p < n && b[p] == ']') arr_end = p;
+    std::size_t want = chunk;
+    while (arr_end == n) {
+      // p: start of an element (outside any string, depth 1 of the array).
+      std::size_t cut = std::min(n, p + want);
+      while (cut > p && cut < n && (static_cast<unsigned char>(b[cut]) & 0xC0) == 0x80) --cut;
+      simdjson::ondemand::document doc;
+      for (int tries = 0;; ++tries) {
+        buf.assign(1, '[');
+        buf.append(b + p, cut - p);
+        buf.push_back(']');
+        std::size_t len = buf.size();
+        buf.append(simdjson::SIMDJSON_PADDING, '\0');
+        if (len > parser.capacity() && parser.allocate(len, depth)) return false;
+        if (!parser.iterate(simdjson::padded_string_view(buf.data(), len, buf.size())).get(doc))
+          break;
+        // Stage 1 failed: the cut is inside a string (or the text is bad).
+        // Cut before the last quote; a few steps reach the string's start.
+        if (cut == n || tries == 8) return false;
+        std::size_t q = std::string_view(b + p, cut - p).rfind('"');
+        if (q == std::string_view::npos || q == 0) return false;
+        cut = p + q;
+      }
+      const char* base = buf.data() + 1;  // buf[1 + x] is b[p + x]
+      std::size_t resume = p;             // where the next chunk starts
+      bool at_separator = false;          // resume at ',' or ']' (else at an element)
+      bool progress = false;
+      try {
+        simdjson::ondemand::array a = doc.get_array().value();
+        for (auto item : a) {
+          simdjson::ondemand::value v;
+          if (item.get(v)) break;
+          std::string_view tok = v.raw_json_token();
+          resume = p + static_cast<std::size_t>(tok.data() - base), at_separator = false;
+          event(v.get_object().value());
+          const char* after = nullptr;
+          if (doc.current_location().get(after)) break;
+          resume = p + static_cast<std::size_t>(after - base), at_separator = true;
+          progress = true;
+        }
+      } catch (const simdjson::simdjson_error&) {
+        // The element at `resume` is cut by the chunk end, or bad: it is
+        // parsed again at the start of the next, larger chunk.
+      }
+      if (!progress) {
+        if (cut == n) return false;  // a real error: run() reports it
+        want *= 4;
+        continue;
+      }
+      want = chunk;
+      if (!at_separator) {
+        p = resume;
+        continue;
+      }
+      std::size_t j = ws(resume);
+      if (j < n && b[j] == ']') {
+        arr_end = j;
+      } else if (j < n && b[j] == ',') {
+        p = ws(j + 1);
+        if (p >= n || b[p] == ']') return false;  // trailing comma: let run() decide
+      } else {
+        return false;
+      }
+    }
+    if (!suffix_ok(json.substr(arr_end + 1), in_object)) return false;
+    close_open();
+    return true;
+  }
+
+ private:
+  /// B without E: kept as zero-length spans at their start.
+  void close_open() {
     for (auto& [k, stack] : open_)
       for (auto& s : stack) out_.spans.push_back(std::move(s));
   }
 
- private:
+  /// `pre` is the text up to the `[` of `"traceEvents"` at offset `key_at`:
+  /// true when it is a valid object head whose only top-level `traceEvents`
+  /// key is that one (checked by parsing it with an empty array).
+  static bool prefix_ok(std::string_view pre, std::size_t key_at) {
+    simdjson::padded_string doc_text(std::string(pre) + "[]}");
+    simdjson::ondemand::parser parser;
+    bool hit = false;
+    try {
+      simdjson::ondemand::document doc = parser.iterate(doc_text);
+      for (auto f_r : doc.get_object()) {
+        simdjson::ondemand::field f;
+        if (std::move(f_r).get(f)) return false;
+        if (f.key().raw() == doc_text.data() + key_at + 1) {
+          hit = true;
+          for (auto e : f.value().get_array()) {
+            (void)e;
+            return false;
+          }
+        } else if (f.unescaped_key().value() == "traceEvents") {
+          return false;
+        }
+      }
+    } catch (const simdjson::simdjson_error&) {
+      return false;
+    }
+    return hit;
+  }
+
+  /// `tail` is the text after the array's `]`: true when the document ends
+  /// validly and has no further `traceEvents` (parsed with a dummy head).
+  static bool suffix_ok(std::string_view tail, bool in_object) {
+    simdjson::padded_string doc_text(std::string(in_object ? "{\"\":0" : "[]") + std::string(tail));
+    simdjson::ondemand::parser parser;
+    try {
+      simdjson::ondemand::document doc = parser.iterate(doc_text);
+      if (!in_object) {
+        for (auto e : doc.get_array()) {
+          (void)e;
+          return false;
+        }
+        return true;
+      }
+      for (auto f_r : doc.get_object()) {
+        simdjson::ondemand::field f;
+        if (std::move(f_r).get(f)) return false;
+        if (f.unescaped_key().value() == "traceEvents") return false;
+      }
+    } catch (const simdjson::simdjson_error&) {
+      return false;
+    }
+    return true;
+  }
+
   [[noreturn]] void fail(std::string_view reason) {
     std::uint64_t off = size_;
     if (doc_) {
@@ -923,8 +1094,10 @@ class reader {
   static std::string_view string_of(simdjson::ondemand::value& v) {
     std::string_view tok = v.raw_json_token();
     if (tok.size() >= 2 && tok[0] == '"') {
-      std::size_t end = tok.find_first_of("\"\\", 1);
-      if (end != std::string_view::npos && tok[end] == '"') return tok.substr(1, end - 1);
+      // A plain loop: find_first_of with a 2-character set calls memchr per byte.
+      std::size_t end = 1;
+      while (end < tok.size() && tok[end] != '"' && tok[end] != '\\') ++end;
+      if (end < tok.size() && tok[end] == '"') return tok.substr(1, end - 1);
     }
     return v.get_string().value();
   }
@@ -943,77 +1116,84 @@ class reader {
     // Typical traces take 150-250 bytes per event: one allocation up front
     // (pages are only touched as spans arrive).
     out_.spans.reserve(out_.spans.size() + size_ / 160);
-    for (auto item : arr) {
-      simdjson::ondemand::object obj = item.get_object().value();
-      ph_.clear();
-      host_span s;
-      bool has_tid = false, has_dur = false;
-      double ts = 0, dur = 0;
-      std::string meta_name;
-      for (auto field_r : obj) {
-        simdjson::ondemand::field field;
-        if (auto err = std::move(field_r).get(field)) throw simdjson::simdjson_error(err);
-        std::string_view key = key_of(field);
-        simdjson::ondemand::value v = field.value();
-        if (key == "ph") {
-          ph_ = string_of(v);
-        } else if (key == "name") {
-          if (v.type().value() == simdjson::ondemand::json_type::string) s.name = string_of(v);
-        } else if (key == "cat") {
-          if (v.type().value() == simdjson::ondemand::json_type::string) s.cat = string_of(v);
-        } else if (key == "pid") {
-          s.pid = id_of(v, true, 0);
-        } else if (key == "tid") {
-          has_tid = true;
-          s.tid = id_of(v, false, s.pid);
-        } else if (key == "ts") {
-          ts = number(v);
-        } else if (key == "dur") {
-          dur = number(v);
-          has_dur = true;
-        } else if (key == "args") {
-          if (v.type().value() == simdjson::ondemand::json_type::object) {
-            simdjson::ondemand::object args = v.get_object().value();  // must outlive the loop
-            for (auto a_r : args) {
-              simdjson::ondemand::field a;
-              if (auto err = std::move(a_r).get(a)) throw simdjson::simdjson_error(err);
-              std::string_view ak = key_of(a);
-              simdjson::ondemand::value av = a.value();
-              if (ak == "name" && av.type().value() == simdjson::ondemand::json_type::string)
-                meta_name = std::string(string_of(av));
-            }
+    for (auto item : arr) event(item.get_object().value());
+  }
+
+  /// One element of `traceEvents`. Its only effects before it completes are
+  /// string pid/tid registrations, which a second pass over the same element
+  /// finds already made (the chunked parse relies on that).
+  void event(simdjson::ondemand::object obj) {
+    ph_.clear();
+    host_span s;
+    bool has_tid = false, has_dur = false;
+    double ts = 0, dur = 0;
+    std::string meta_name;
+    for (auto field_r : obj) {
+      simdjson::ondemand::field field;
+      if (auto err = std::move(field_r).get(field)) throw simdjson::simdjson_error(err);
+      std::string_view key = key_of(field);
+      simdjson::ondemand::value v = field.value();
+      if (key == "ph") {
+        ph_ = string_of(v);
+      } else if (key == "name") {
+        if (v.type().value() == simdjson::ondemand::json_type::string) s.name = string_of(v);
+      } else if (key == "cat") {
+        if (v.type().value() == simdjson::ondemand::json_type::string) s.cat = string_of(v);
+      } else if (key == "pid") {
+        s.pid = id_of(v, true, 0);
+      } else if (key == "tid") {
+        has_tid = true;
+        s.tid = id_of(v, false, s.pid);
+      } else if (key == "ts") {
+        ts = number(v);
+      } else if (key == "dur") {
+        dur = number(v);
+        has_dur = true;
+      } else if (key == "args" && (ph_.empty() || ph_ == "M")) {
+        // Only M events use args (their "name"); once the phase is known to
+        // be another one, args are skipped unread (no field-by-field walk).
+        if (v.type().value() == simdjson::ondemand::json_type::object) {
+          simdjson::ondemand::object args = v.get_object().value();  // must outlive the loop
+          for (auto a_r : args) {
+            simdjson::ondemand::field a;
+            if (auto err = std::move(a_r).get(a)) throw simdjson::simdjson_error(err);
+            std::string_view ak = key_of(a);
+            simdjson::ondemand::value av = a.value();
+            if (ak == "name" && av.type().value() == simdjson::ondemand::json_type::string)
+              meta_name = std::string(string_of(av));
           }
         }
       }
-      if (!has_tid) s.tid = s.pid;
-      if (ph_.size() != 1) continue;
-      s.ts_ns = us_to_ns(ts);
-      switch (ph_[0]) {
-        case 'X':
-          s.dur_ns = has_dur ? std::max<std::int64_t>(0, us_to_ns(dur)) : 0;
-          out_.spans.push_back(std::move(s));
-          break;
-        case 'B':
-          open_[key(s)].push_back(std::move(s));
-          break;
-        case 'E': {
-          auto it = open_.find(key(s));
-          if (it == open_.end() || it->second.empty()) break;  // unmatched E: ignored
-          host_span b = std::move(it->second.back());
-          it->second.pop_back();
-          b.dur_ns = std::max<std::int64_t>(0, s.ts_ns - b.ts_ns);
-          out_.spans.push_back(std::move(b));
-          break;
-        }
-        case 'M':
-          if (s.name == "process_name") out_.processes.push_back({s.pid, 0, std::move(meta_name)});
-          if (s.name == "thread_name") out_.threads.push_back({s.pid, s.tid, std::move(meta_name)});
-          break;
-        default:
-          break;  // counters, instants, flows: not host spans
+    }
+    if (!has_tid) s.tid = s.pid;
+    if (ph_.size() != 1) return;
+    s.ts_ns = us_to_ns(ts);
+    switch (ph_[0]) {
+      case 'X':
+        s.dur_ns = has_dur ? std::max<std::int64_t>(0, us_to_ns(dur)) : 0;
+        out_.spans.push_back(std::move(s));
+        break;
+      case 'B':
+        open_[key(s)].push_back(std::move(s));
+        break;
+      case 'E': {
+        auto it = open_.find(key(s));
+        if (it == open_.end() || it->second.empty()) break;  // unmatched E: ignored
+        host_span b = std::move(it->second.back());
+        it->second.pop_back();
+        b.dur_ns = std::max<std::int64_t>(0, s.ts_ns - b.ts_ns);
+        out_.spans.push_back(std::move(b));
+        break;
       }
+      case 'M':
+        if (s.name == "process_name") out_.processes.push_back({s.pid, 0, std::move(meta_name)});
+        if (s.name == "thread_name") out_.threads.push_back({s.pid, s.tid, std::move(meta_name)});
+        break;
+      default:
+        break;  // counters, instants, flows: not host spans
     }
   }
+
   static std::uint64_t key(const host_span& s) noexcept {
     return (std::uint64_t{s.pid} << 32) | s.tid;
   }
@@ -1037,21 +1217,27 @@ class reader {
 inline host_trace parse_chrome_json(std::string_view json, std::string_view source = "<memory>") {
   host_trace out;
   out.source = std::string(source);
+  if (detail_json::reader(source, out).run_chunked(json)) return out;
+  out = host_trace{};
+  out.source = std::string(source);
   simdjson::padded_string padded(json);
   detail_json::reader(source, out).run(padded);
   return out;
 }
 
-/// Same for a std::string: parsed in place, without copying the text, when
-/// the string has simdjson's padding (64 bytes) as spare capacity (call
-/// `json.reserve(json.size() + 64)` first); copied otherwise. Copying a
-/// 100 MB trace costs about a third of its parse time.
+/// Same for a std::string. The usual `traceEvents` array is read in
+/// chunks without copying the whole text; otherwise (and for any error) the
+/// whole document is parsed, in place when the string has simdjson's
+/// padding (64 bytes) as spare capacity, copied otherwise.
 template <class S>
   requires std::same_as<S, std::string>
 inline host_trace parse_chrome_json(const S& json, std::string_view source = "<memory>") {
   if (json.capacity() - json.size() < simdjson::SIMDJSON_PADDING)
     return parse_chrome_json(std::string_view{json}, source);
   host_trace out;
+  out.source = std::string(source);
+  if (detail_json::reader(source, out).run_chunked(json)) return out;
+  out = host_trace{};
   out.source = std::string(source);
   detail_json::reader(source, out).run(simdjson::padded_string_view(json));
   return out;
@@ -1066,6 +1252,9 @@ inline host_trace read_chrome_json(const std::filesystem::path& file) {
   if (auto err = simdjson::padded_string::load(file.string()).get(padded))
     throw decode_error(out.source, decode_error::no_offset,
                        std::string("cannot read: ") + simdjson::error_message(err));
+  if (detail_json::reader(out.source, out).run_chunked(padded)) return out;
+  out = host_trace{};
+  out.source = file.string();
   detail_json::reader(out.source, out).run(padded);
   return out;
 }
@@ -17523,7 +17712,7 @@ inline char* write_digits(char* p, std::uint64_t v, int n) noexcept {
 
 /// The 8 decimal digits of `v` < 10^8 (with leading zeros) as ASCII, first
 /// digit in the lowest byte: all digit pairs computed in parallel (SWAR).
-inline std::uint64_t digits8(std::uint32_t v) noexcept {
+[[gnu::always_inline]] inline std::uint64_t digits8(std::uint32_t v) noexcept {
   std::uint64_t x = (v / 10000) | (std::uint64_t{v % 10000} << 32);  // [abcd, efgh]
   std::uint64_t hi = ((x * 10486) >> 20) & 0x0000007F0000007FULL;    // /100 in each lane
   x = hi | ((x - hi * 100) << 16);                                   // [ab, cd, ef, gh]
@@ -17533,7 +17722,7 @@ inline std::uint64_t digits8(std::uint32_t v) noexcept {
 
 /// Writes 1..8 digits of `v` < 10^8; stores 8 bytes at p (the ones past the
 /// returned end are scratch).
-inline char* write_upto8(char* p, std::uint32_t v) noexcept {
+[[gnu::always_inline]] inline char* write_upto8(char* p, std::uint32_t v) noexcept {
   if (v < 10) {
     *p = static_cast<char>('0' + v);
     return p + 1;
@@ -17546,7 +17735,7 @@ inline char* write_upto8(char* p, std::uint32_t v) noexcept {
 
 /// Decimal text of `v` (same as std::to_chars). Touches at most 20 bytes
 /// at p; bytes past the returned end may be overwritten (scratch).
-inline char* write_uint(char* p, std::uint64_t v) noexcept {
+[[gnu::always_inline]] inline char* write_uint(char* p, std::uint64_t v) noexcept {
   if constexpr (std::endian::native == std::endian::little) {
     if (v < 100000000) return write_upto8(p, static_cast<std::uint32_t>(v));
     std::uint64_t w;
@@ -17571,7 +17760,7 @@ inline char* write_uint(char* p, std::uint64_t v) noexcept {
   }
 }
 /// At most 20 bytes.
-inline char* write_int(char* p, std::int64_t v) noexcept {
+[[gnu::always_inline]] inline char* write_int(char* p, std::int64_t v) noexcept {
   if (v >= 0) return write_uint(p, static_cast<std::uint64_t>(v));
   *p++ = '-';
   return write_uint(p, 0 - static_cast<std::uint64_t>(v));
