@@ -17766,21 +17766,25 @@ inline char* write_digits(char* p, std::uint64_t v, int n) noexcept {
   return write_uint(p, 0 - static_cast<std::uint64_t>(v));
 }
 
-/// Shortest text that reads back to the same double, byte for byte what
-/// std::to_chars(p, end, v) writes (fixed or scientific, whichever is
-/// shorter, fixed on a tie); nothing when not finite. At most 32 bytes.
+/// Shortest text that reads back to the same value of type T (float or
+/// double): integral values below 9e15 as plain integers, the others byte
+/// for byte what std::to_chars(p, end, v) writes (fixed or scientific,
+/// whichever is shorter, fixed on a tie); nothing when not finite.
+/// At most 32 bytes. A float keeps float precision: 0.28108695f is written
+/// "0.28108695", not the "0.2810869514942169" of its widened double.
 /// Integral values take an integer path; other values use fmt's Dragonbox
 /// (the same shortest, closest digits as the Ryu inside std::to_chars, about
 /// 2-3x faster), laid out here exactly as to_chars does.
-inline char* write_double(char* p, double v) noexcept {
+template <std::floating_point T>
+inline char* write_shortest(char* p, T v) noexcept {
   if (!std::isfinite(v)) return p;
   if (v == std::trunc(v)) {
-    if (std::fabs(v) < 9.0e15) return write_int(p, static_cast<std::int64_t>(v));
+    if (std::fabs(v) < T(9.0e15)) return write_int(p, static_cast<std::int64_t>(v));
     return std::to_chars(p, p + 32, v).ptr;
   }
 #if TPUPROF_FMT_DRAGONBOX
-  // Not integral, so |v| < 2^52 and the shortest decimal has digits after
-  // the point: v = sig * 10^exp with exp < 0 and no trailing zeros.
+  // Not integral, so |v| < 2^52 (2^23 for float) and the shortest decimal has
+  // digits after the point: v = sig * 10^exp with exp < 0, no trailing zeros.
   if (std::signbit(v)) *p++ = '-';
   const auto d = fmt::detail::dragonbox::to_decimal(std::fabs(v));
   const std::uint64_t sig = d.significand;
@@ -17824,6 +17828,10 @@ inline char* write_double(char* p, double v) noexcept {
 #else
   return std::to_chars(p, p + 32, v).ptr;
 #endif
+}
+
+inline char* write_double(char* p, double v) noexcept {
+  return write_shortest(p, v);
 }
 
 /// ns as microseconds with exactly 3 decimals ("-1.005", "12.000"): exact
@@ -18126,7 +18134,7 @@ class chrome_json_sink {
     }
     if (std::isfinite(e.uarch_rate)) {
       key("\"uarch_rate\":");
-      p = write_double(p, static_cast<double>(e.uarch_rate));
+      p = write_shortest(p, e.uarch_rate);
     }
     if (e.layer_id >= 0) {
       key("\"layer_id\":");
@@ -18394,7 +18402,7 @@ class csv_sink {
     *p++ = ',';
     if (l2_side(e.dir())) p = write_double(p, bw);
     *p++ = ',';
-    p = write_double(p, static_cast<double>(e.uarch_rate));
+    p = write_shortest(p, e.uarch_rate);
     *p++ = ',';
     if (e.layer_id >= 0) p = write_int(p, e.layer_id);
     *p++ = ',';

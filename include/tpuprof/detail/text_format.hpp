@@ -7,6 +7,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -283,21 +284,25 @@ inline char* write_digits(char* p, std::uint64_t v, int n) noexcept {
   return write_uint(p, 0 - static_cast<std::uint64_t>(v));
 }
 
-/// Shortest text that reads back to the same double, byte for byte what
-/// std::to_chars(p, end, v) writes (fixed or scientific, whichever is
-/// shorter, fixed on a tie); nothing when not finite. At most 32 bytes.
+/// Shortest text that reads back to the same value of type T (float or
+/// double): integral values below 9e15 as plain integers, the others byte
+/// for byte what std::to_chars(p, end, v) writes (fixed or scientific,
+/// whichever is shorter, fixed on a tie); nothing when not finite.
+/// At most 32 bytes. A float keeps float precision: 0.28108695f is written
+/// "0.28108695", not the "0.2810869514942169" of its widened double.
 /// Integral values take an integer path; other values use fmt's Dragonbox
 /// (the same shortest, closest digits as the Ryu inside std::to_chars, about
 /// 2-3x faster), laid out here exactly as to_chars does.
-inline char* write_double(char* p, double v) noexcept {
+template <std::floating_point T>
+inline char* write_shortest(char* p, T v) noexcept {
   if (!std::isfinite(v)) return p;
   if (v == std::trunc(v)) {
-    if (std::fabs(v) < 9.0e15) return write_int(p, static_cast<std::int64_t>(v));
+    if (std::fabs(v) < T(9.0e15)) return write_int(p, static_cast<std::int64_t>(v));
     return std::to_chars(p, p + 32, v).ptr;
   }
 #if TPUPROF_FMT_DRAGONBOX
-  // Not integral, so |v| < 2^52 and the shortest decimal has digits after
-  // the point: v = sig * 10^exp with exp < 0 and no trailing zeros.
+  // Not integral, so |v| < 2^52 (2^23 for float) and the shortest decimal has
+  // digits after the point: v = sig * 10^exp with exp < 0, no trailing zeros.
   if (std::signbit(v)) *p++ = '-';
   const auto d = fmt::detail::dragonbox::to_decimal(std::fabs(v));
   const std::uint64_t sig = d.significand;
@@ -341,6 +346,10 @@ inline char* write_double(char* p, double v) noexcept {
 #else
   return std::to_chars(p, p + 32, v).ptr;
 #endif
+}
+
+inline char* write_double(char* p, double v) noexcept {
+  return write_shortest(p, v);
 }
 
 /// ns as microseconds with exactly 3 decimals ("-1.005", "12.000"): exact

@@ -142,7 +142,7 @@ class chrome_json_sink {
     }
     if (std::isfinite(e.uarch_rate)) {
       key("\"uarch_rate\":");
-      p = write_double(p, static_cast<double>(e.uarch_rate));
+      p = write_shortest(p, e.uarch_rate);
     }
     if (e.layer_id >= 0) {
       key("\"layer_id\":");

@@ -81,7 +81,7 @@ class csv_sink {
     *p++ = ',';
     if (l2_side(e.dir())) p = write_double(p, bw);
     *p++ = ',';
-    p = write_double(p, static_cast<double>(e.uarch_rate));
+    p = write_shortest(p, e.uarch_rate);
     *p++ = ',';
     if (e.layer_id >= 0) p = write_int(p, e.layer_id);
     *p++ = ',';
