@@ -24,6 +24,7 @@
 #include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/synth/cdm_tiu_images.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
 
 namespace tpuprof::synth {
@@ -108,6 +109,12 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
   std::mt19937_64 rng(o.seed);
   auto uni = [&](std::int64_t lo, std::int64_t hi) {
     return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  // Mode-2 image shapes draw from their own stream, so every mode draws the
+  // same commands, times and functions for a seed.
+  std::mt19937_64 img_rng(o.seed ^ 0x6D6F646532696D67ull);
+  auto img_rnd = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(img_rng);
   };
   const std::vector<std::string> func_names{"embedding_lookup", "softmax_kernel", "silu_mul",
                                             "rms_norm",         "attention_qk",   "gemm_kernel"};
@@ -316,12 +323,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
         // Raw register image of the command (DYN_EXTRA), one per non-RVT node.
         std::vector<std::byte> img;
         if (r.eng == 0) {
-          auto cls = cdm::find_tiu_class(g.tsk, g.eu, g.tsk != cdm::tiu_sys_code, Chip::kind);
-          bit_image b(cls ? cls->bits : 128);
-          b.set(0, 1, g.tsk != cdm::tiu_sys_code);
-          b.set(41, 4, g.tsk);
-          b.set(45, 5, g.eu);
-          img = b.bytes();
+          img = cdm_images::write_tiu<Chip>(g.tsk, g.eu, g.dtype, img_rnd).bytes;
         } else if (r.eng == 3) {
           bit_image b(128);
           b.set(4, 4, g.tsk);
@@ -332,7 +334,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
           b.set(3, 1, sys);
           b.set(32, 5, g.tsk);
           b.set(37, 3, g.eu);
-          b.set(41, 4, g.dtype);
+          b.set(41, 4, sys ? 0 : g.dtype);  // sys: dtype 0, as its DYN_DATA word says
           if (!sys) {
             auto tag = [](mem_kind m) -> std::uint64_t {
               return m == mem_kind::lmem ? 31 : m == mem_kind::l2m ? 30 : 1;
