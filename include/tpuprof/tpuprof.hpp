@@ -40,6 +40,7 @@
 // synthetic dumps
 #include <tpuprof/synth/bm1684x_synth.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
+#include <tpuprof/synth/cdm_tiu_images.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
 
 // views and sinks
