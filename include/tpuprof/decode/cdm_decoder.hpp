@@ -814,7 +814,8 @@ class cdm_decoder {
 
   /// Writes the event of `r` into slot `at` (at or below r's own slot).
   void emit_one(const rec& r, pmu_kind kind, engine eng, std::uint8_t unit, std::size_t at) {
-    engine_event ev;
+    engine_event& ev = events_[at];  // built in place: r holds everything read from it
+    ev = engine_event{};
     ev.device = opt_.device;
     ev.unit = unit;
     ev.engine = eng;
@@ -888,10 +889,12 @@ class cdm_decoder {
                                std::uint64_t{type} << 8 | std::uint64_t{sp} << 16 |
                                std::uint64_t{static_cast<std::uint8_t>(src)} << 24 |
                                std::uint64_t{static_cast<std::uint8_t>(dst)} << 32;
-    if (nkey == last_nkey_ && last_names_) {  // runs of one kind of command: skip the hash
-      ev.op = last_names_->first;
-      ev.op_type = last_names_->second;
-      events_[at] = ev;
+    // A direct-mapped cache in front of the map: the per-event path does one
+    // multiply and one compare (mode 1 alternates kinds too often for a memo).
+    name_slot& slot = name_slots_[(nkey * 0x9E3779B97F4A7C15ull) >> (64 - name_slot_bits)];
+    if (slot.key == nkey) {
+      ev.op = slot.names.first;
+      ev.op_type = slot.names.second;
       return;
     }
     auto it = name_cache_.find(nkey);
@@ -912,11 +915,10 @@ class cdm_decoder {
       }
       it = name_cache_.emplace(nkey, std::make_pair(intern(n.name), intern(n.type))).first;
     }
-    last_nkey_ = nkey;
-    last_names_ = &it->second;  // unordered_map nodes are stable
+    slot.key = nkey;
+    slot.names = it->second;
     ev.op = it->second.first;
     ev.op_type = it->second.second;
-    events_[at] = ev;
   }
 
   static direction to_direction(mem_kind s, mem_kind d) noexcept {
@@ -937,8 +939,12 @@ class cdm_decoder {
   std::vector<port_data> ports_;
   std::map<std::uint32_t, match_stats> stats_;
   std::unordered_map<std::uint64_t, std::pair<name_id, name_id>> name_cache_;
-  std::uint64_t last_nkey_ = 0;
-  const std::pair<name_id, name_id>* last_names_ = nullptr;
+  struct name_slot {
+    std::uint64_t key = ~std::uint64_t{0};  // no name key has all bits set
+    std::pair<name_id, name_id> names;
+  };
+  static constexpr unsigned name_slot_bits = 8;
+  std::vector<name_slot> name_slots_ = std::vector<name_slot>(std::size_t{1} << name_slot_bits);
   std::int32_t next_scope_ = 0;
   double tiu_mhz_ = 1000, dma_mhz_ = 1000;
   bool bmodel_ = false;
