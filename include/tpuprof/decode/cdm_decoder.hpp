@@ -290,6 +290,22 @@ class cdm_decoder {
                     Chip::dyn_engines, Chip::rvt_wrap_limit, Chip::kind};
     std::size_t extra_idx = 0;
     cd.cmds.cdma.resize(Chip::cdma_port_count);
+    // A complete capture has one command per PMU record: reserve that once so
+    // the lists never grow (growing copies them and touches fresh memory
+    // twice); pages reserved but not used are never touched.
+    {
+      std::size_t hint[3] = {0, 0, 0};
+      for (const auto& b : blocks) {
+        const int k = b.type == block_type::monitor_bd     ? 0
+                      : b.type == block_type::monitor_gdma ? 1
+                      : b.type == block_type::monitor_sdma ? 2
+                                                           : -1;
+        if (k >= 0 && hint[k] == 0) hint[k] = b.content.size() / record_size(pmu_kind(k));
+      }
+      cd.cmds.tiu.reserve(hint[0]);
+      cd.cmds.gdma.reserve(hint[1]);
+      cd.cmds.sdma.reserve(hint[2]);
+    }
     for (const auto& b : blocks) {
       auto monitor = [&](int k, pmu_kind kind) {
         if (cd.has_monitor[k]) {

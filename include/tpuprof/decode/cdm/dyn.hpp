@@ -30,6 +30,15 @@ struct dyn_extra_item {
 /// An incomplete trailing item is reported and ignored, as the vendor does.
 inline void read_dyn_extra(const io::byte_reader& blk, std::vector<dyn_extra_item>& out,
                            decode_diagnostics& dg) {
+  // Count the whole items first: one allocation instead of a growing vector.
+  std::size_t n = 0;
+  for (std::size_t off = 0; blk.size() - off >= 12;) {
+    const std::uint32_t len = blk.u32(off + 8);
+    if (len > blk.size() - off - 12) break;
+    ++n;
+    off += 12 + len;
+  }
+  out.reserve(out.size() + n);
   std::size_t off = 0;
   while (off < blk.size()) {
     if (blk.size() - off < 12) {
@@ -106,35 +115,6 @@ struct dyn_context {
   cdm_chip_kind chip = cdm_chip_kind::aks;
 };
 
-/// Reserves room in `out` for the commands of one DYN_DATA block: a counting
-/// pass (same framing as walk_dyn_data) is cheaper than growing the lists,
-/// which copies them and touches fresh memory twice.
-inline void reserve_dyn_data(const io::byte_reader& blk, const dyn_context& ctx, dyn_lists& out) {
-  const std::size_t nwords = blk.size() / 4;
-  std::size_t n[3] = {out.tiu.size(), out.gdma.size(), out.sdma.size()};
-  const auto& E = ctx.engines;
-  const std::byte* p = blk.bytes().data();
-  for (std::size_t i = 0; i < nwords; ++i) {
-    const dyn_word w{io::load_le<std::uint32_t>(p + i * 4)};
-    const auto type = static_cast<dyn_type>(w.type());
-    if (type == dyn_type::node_set || type == dyn_type::rvt_node_set) {
-      const int eng = w.engine();
-      n[0] += eng == E.bd;
-      n[1] += eng == E.gdma;
-      n[2] += eng == E.sdma || eng == E.vsdma;
-    } else if (type == dyn_type::func) {
-      i += (std::size_t{w.packed()} + 3) / 4;
-    } else if (type >= dyn_type::des_tiu && type <= dyn_type::des_cdma) {
-      if (type != dyn_type::des_cdma)
-        ++n[static_cast<int>(type) - static_cast<int>(dyn_type::des_tiu)];
-      ++i;
-    }
-  }
-  out.tiu.reserve(n[0]);
-  out.gdma.reserve(n[1]);
-  out.sdma.reserve(n[2]);
-}
-
 /// Walks one DYN_DATA block, appending commands to `out`. Mode-2 detail comes
 /// from `extra` (all DYN_EXTRA items of the file, in order, whatever the block
 /// order: the vendor only attaches them when DYN_EXTRA precedes DYN_DATA,
@@ -148,7 +128,6 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
     dg.add(diag::truncated_tail, blk.file(), blk.base() + nwords * 4,
            "DYN_DATA length not a multiple of 4");
   if (out.cdma.size() < ctx.cdma_ports) out.cdma.resize(ctx.cdma_ports);
-  reserve_dyn_data(blk, ctx, out);
   std::uint32_t tiu = 0, gdma = 0, sdma = 0;
   std::vector<std::uint32_t> cdma(ctx.cdma_ports, 0);
   std::int32_t batch = -1, scope = -1;
