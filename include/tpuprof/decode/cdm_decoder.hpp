@@ -583,7 +583,7 @@ class cdm_decoder {
 
     // Shifts are pending in each list (list::shift): subtract them here.
     std::optional<std::int64_t> first_min, global_min;
-    auto scan = [&](const list& l) {
+    auto scan = [&](const list l) {
       if (l.empty()) return;
       const std::int64_t first = l.front().start() - l.shift;
       first_min = first_min ? std::min(*first_min, first) : first;
@@ -687,7 +687,7 @@ class cdm_decoder {
         const auto kind = pmu_kind(k);
         const engine eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
         const std::size_t before = out;
-        const list& l = cd.pmu[k];
+        const list l = cd.pmu[k];  // a copy: see pmu_list
         for (std::size_t i = 0; i < l.size(); ++i) {
           const rec r = load(l, i);
           emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core), out++);
@@ -703,8 +703,9 @@ class cdm_decoder {
     }
     for (auto& pd : ports_) {
       const std::size_t before = out;
-      for (std::size_t i = 0; i < pd.pmu.size(); ++i)
-        emit_one(load(pd.pmu, i), pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port),
+      const list l = pd.pmu;
+      for (std::size_t i = 0; i < l.size(); ++i)
+        emit_one(load(l, i), pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port),
                  out++);
       finish_track(tracks, engine::cdma, pd.port, dma_mhz_, pd.raw_records, before, out, true);
     }

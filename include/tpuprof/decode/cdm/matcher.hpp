@@ -26,7 +26,7 @@ struct section {
 /// Sections of a PMU list: a new section whenever the id does not increase.
 /// With `mark_system`, records meeting the sys heuristic are labelled send,
 /// wait, send, ... in list order (as bigTpuProfile does).
-inline std::vector<section> pmu_sections(const pmu_list& r, bool mark_system) {
+inline std::vector<section> pmu_sections(pmu_list r, bool mark_system) {
   std::vector<section> out;
   std::uint64_t sys_count = 0, prev = 0, first_id = 0;
   for (std::uint32_t i = 0; i < r.size(); ++i) {
@@ -155,7 +155,7 @@ struct match_stats {
 /// command list of a DES reference (or nullptr when its buffer is unknown).
 /// Records are never removed here. With `mark_system`, sys records are labelled.
 template <class Resolver>
-match_stats pair_sections(const pmu_list& r, std::span<const command> cmds, bool mark_system,
+match_stats pair_sections(pmu_list r, std::span<const command> cmds, bool mark_system,
                           Resolver&& resolve) {
   match_stats st;
   auto ms = pmu_sections(r, mark_system);

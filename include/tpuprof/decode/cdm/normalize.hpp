@@ -13,7 +13,7 @@ inline constexpr std::int64_t cycle_modulus = std::int64_t{1} << 32;
 
 /// Adds 65536 each time an id jumps from above 65000 to below 1000 (the
 /// vendor rule). Returns the number of wraps.
-inline std::uint64_t unwrap_ids(const pmu_list& r) noexcept {
+inline std::uint64_t unwrap_ids(pmu_list r) noexcept {
   std::uint64_t delta = 0, last = 0, wraps = 0;
   for (std::size_t i = 0; i < r.size(); ++i) {
     pmu_ref x = r[i];
@@ -34,7 +34,7 @@ inline std::uint64_t unwrap_ids(const pmu_list& r) noexcept {
 /// pipelined or dual-thread records and adds a spurious 2^32 there (defect B.1),
 /// and tpu-mlir adds 2^32-1. On monotone data all three agree. An end below its
 /// start gets +2^32. Returns the number of wraps (start and end).
-inline std::uint64_t unwrap_cycles(const pmu_list& r) noexcept {
+inline std::uint64_t unwrap_cycles(pmu_list r) noexcept {
   std::int64_t delta = 0, last_start = 0;
   std::uint64_t wraps = 0;
   for (std::size_t i = 0; i < r.size(); ++i) {
@@ -59,7 +59,7 @@ inline std::uint64_t unwrap_cycles(const pmu_list& r) noexcept {
 
 /// bigTpuProfile adjust_send_retire_order on raw cycles (SDMA, CDMA): swaps a
 /// record with its successor when the successor was issued first. Returns swaps.
-inline std::uint64_t adjust_send_retire_order(const pmu_list& r) noexcept {
+inline std::uint64_t adjust_send_retire_order(pmu_list r) noexcept {
   std::uint64_t swaps = 0;
   for (std::size_t i = 1; i + 1 < r.size(); ++i) {
     const pmu_ref p = r[i - 1], c = r[i], f = r[i + 1];
@@ -76,7 +76,7 @@ inline std::uint64_t adjust_send_retire_order(const pmu_list& r) noexcept {
 
 /// bigTpuProfile adjust_command_order: swaps adjacent records whose ids are
 /// out of order by one. Returns swaps.
-inline std::uint64_t adjust_command_order(const pmu_list& r) noexcept {
+inline std::uint64_t adjust_command_order(pmu_list r) noexcept {
   std::uint64_t swaps = 0;
   const std::size_t n = r.size();
   for (std::size_t i = 1; i < n; ++i) {
@@ -95,7 +95,7 @@ inline std::uint64_t adjust_command_order(const pmu_list& r) noexcept {
 
 /// tpu-mlir's SDMA repair on the bmodel path: one forward pass; swap when the
 /// id goes back and the previous record is on thread 1 or one id ahead.
-inline std::uint64_t adjust_sdma_order_bmodel(const pmu_list& r) noexcept {
+inline std::uint64_t adjust_sdma_order_bmodel(pmu_list r) noexcept {
   std::uint64_t swaps = 0;
   for (std::size_t i = 1; i < r.size(); ++i) {
     const pmu_ref pre = r[i - 1], m = r[i];

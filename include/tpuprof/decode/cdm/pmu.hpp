@@ -92,6 +92,8 @@ class pmu_ref {
 /// One engine's working records: a window [first, last) of event slots.
 /// Trimming moves the window instead of erasing; `shift` is a pending
 /// subtraction from every cycle, applied when the slots become events.
+/// Loops take it by value: a local copy cannot alias the 64-bit stores into
+/// the slots, so the compiler keeps the window in registers.
 class pmu_list {
  public:
   pmu_list() = default;
