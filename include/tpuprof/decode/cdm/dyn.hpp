@@ -166,8 +166,8 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
           else
             dg.add(diag::unmatched_command, blk.file(), at, "node without DYN_EXTRA item");
         }
+        // Both helpers are called only when they apply: keeps the common path short.
         auto attach_detail = [&](cmd_engine ce) {
-          if (!detail) return;
           command d = c;
           std::string_view why;
           if (decode_command(detail->content, 0, ce, ctx.chip, d, why) == 0) {
@@ -179,7 +179,7 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
           c = d;
         };
         auto rvt_wrap = [&]() {
-          if (!rvt || ctx.rvt_wrap_limit == 0 || tiu != ctx.rvt_wrap_limit) return;
+          if (ctx.rvt_wrap_limit == 0 || tiu != ctx.rvt_wrap_limit) return;
           command t;
           t.tsk = tiu_sys_code;
           t.eu = 3;
@@ -194,17 +194,17 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
         };
         if (eng == E.bd) {
           c.id = tiu++;
-          attach_detail(cmd_engine::tiu);
+          if (detail) attach_detail(cmd_engine::tiu);
           out.tiu.push_back(c);
-          rvt_wrap();
+          if (rvt) rvt_wrap();
         } else if (eng == E.gdma) {
           c.id = gdma++;
-          attach_detail(cmd_engine::dma);
+          if (detail) attach_detail(cmd_engine::dma);
           out.gdma.push_back(c);
-          rvt_wrap();
+          if (rvt) rvt_wrap();
         } else if (eng == E.sdma || eng == E.vsdma) {
           c.id = sdma++;
-          attach_detail(cmd_engine::dma);
+          if (detail) attach_detail(cmd_engine::dma);
           out.sdma.push_back(c);
         } else if (eng == E.cdma) {
           const unsigned port = c.extra >> 8;
