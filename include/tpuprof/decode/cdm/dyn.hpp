@@ -31,9 +31,11 @@ struct dyn_extra_item {
 inline void read_dyn_extra(const io::byte_reader& blk, std::vector<dyn_extra_item>& out,
                            decode_diagnostics& dg) {
   // Count the whole items first: one allocation instead of a growing vector.
+  // Every read below is after a check that 12 header bytes are there.
+  const std::byte* p = blk.bytes().data();
   std::size_t n = 0;
   for (std::size_t off = 0; blk.size() - off >= 12;) {
-    const std::uint32_t len = blk.u32(off + 8);
+    const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
     if (len > blk.size() - off - 12) break;
     ++n;
     off += 12 + len;
@@ -45,13 +47,15 @@ inline void read_dyn_extra(const io::byte_reader& blk, std::vector<dyn_extra_ite
       dg.add(diag::truncated_tail, blk.file(), blk.base() + off, "DYN_EXTRA item header cut");
       return;
     }
-    const std::uint32_t len = blk.u32(off + 8);
+    const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
     if (len > blk.size() - off - 12) {
       dg.add(diag::truncated_tail, blk.file(), blk.base() + off,
              "DYN_EXTRA item longer than its block");
       return;
     }
-    out.push_back({blk.u32(off), blk.u32(off + 4), blk.sub(off + 12, len)});
+    out.push_back(
+        {io::load_le<std::uint32_t>(p + off), io::load_le<std::uint32_t>(p + off + 4),
+         io::byte_reader(blk.bytes().subspan(off + 12, len), blk.file(), blk.base() + off + 12)});
     off += 12 + len;
   }
 }
