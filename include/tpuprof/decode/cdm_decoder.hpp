@@ -152,6 +152,10 @@ class cdm_decoder {
     std::int32_t scope, batch;
     name_id func;
   };
+  /// Order of kernel-function pieces: begin, then end.
+  static bool span_less(const span_src& a, const span_src& b) noexcept {
+    return a.b != b.b ? a.b < b.b : a.e < b.e;
+  }
   struct port_data {
     unsigned port = 0;
     std::string file;
@@ -683,31 +687,48 @@ class cdm_decoder {
       funcs.clear();
       funcs.reserve(cd.pmu[0].size() + cd.pmu[1].size() + cd.pmu[2].size());
       std::size_t runs[4] = {0, 0, 0, 0};  // funcs of engine k: [runs[k], runs[k + 1])
+      bool runs_sorted = true;             // each run in span_less order
       for (int k = 0; k < 3; ++k) {
         const auto kind = pmu_kind(k);
         const engine eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
         const std::size_t before = out;
         const list l = cd.pmu[k];  // a copy: see pmu_list
+        // Order checks ride along with the conversion instead of extra passes.
+        bool sorted = true;
+        std::uint64_t prev = 0;
         for (std::size_t i = 0; i < l.size(); ++i) {
           const rec r = load(l, i);
           emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core), out++);
+          const auto begin = static_cast<std::uint64_t>(r.start);
+          sorted = sorted && (i == 0 || begin >= prev);
+          prev = begin;
           const command* tags = r.tags ? r.tags : r.cmd;
-          if (tags && (tags->func || tags->scope >= 0))
-            funcs.push_back({r.start, r.end, tags->scope, tags->batch, tags->func});
+          if (tags && (tags->func || tags->scope >= 0)) {
+            const span_src f{r.start, r.end, tags->scope, tags->batch, tags->func};
+            runs_sorted = runs_sorted && (funcs.size() == runs[k] || !span_less(f, funcs.back()));
+            funcs.push_back(f);
+          }
         }
         finish_track(tracks, eng, cd.core, k == 0 ? tiu_mhz_ : dma_mhz_, cd.raw_records[k], before,
-                     out, cd.has_monitor[k]);
+                     out, sorted, cd.has_monitor[k]);
         runs[k + 1] = funcs.size();
       }
-      emit_spans(funcs, runs, static_cast<std::uint8_t>(cd.core));
+      emit_spans(funcs, runs, runs_sorted, static_cast<std::uint8_t>(cd.core));
     }
     for (auto& pd : ports_) {
       const std::size_t before = out;
       const list l = pd.pmu;
-      for (std::size_t i = 0; i < l.size(); ++i)
-        emit_one(load(l, i), pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port),
-                 out++);
-      finish_track(tracks, engine::cdma, pd.port, dma_mhz_, pd.raw_records, before, out, true);
+      bool sorted = true;
+      std::uint64_t prev = 0;
+      for (std::size_t i = 0; i < l.size(); ++i) {
+        const rec r = load(l, i);
+        emit_one(r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port), out++);
+        const auto begin = static_cast<std::uint64_t>(r.start);
+        sorted = sorted && (i == 0 || begin >= prev);
+        prev = begin;
+      }
+      finish_track(tracks, engine::cdma, pd.port, dma_mhz_, pd.raw_records, before, out, sorted,
+                   true);
     }
     events_.resize(out);  // only shrinks: no slot is constructed again
     spans_.shrink_to_fit();
@@ -749,13 +770,14 @@ class cdm_decoder {
 
   /// The track of events [before, end); sorts them by begin when needed.
   void finish_track(std::vector<track>& tracks, engine eng, unsigned unit, double mhz,
-                    std::uint64_t records, std::size_t before, std::size_t end, bool present) {
+                    std::uint64_t records, std::size_t before, std::size_t end, bool sorted,
+                    bool present) {
     auto first = events_.begin() + static_cast<std::ptrdiff_t>(before);
     auto last = events_.begin() + static_cast<std::ptrdiff_t>(end);
     auto by_begin = [](const engine_event& a, const engine_event& b) {
       return a.begin_cycle < b.begin_cycle;
     };
-    if (!std::is_sorted(first, last, by_begin)) std::stable_sort(first, last, by_begin);
+    if (!sorted) std::stable_sort(first, last, by_begin);
     if (!present && records == 0) return;
     track t;
     t.device = opt_.device;
@@ -769,15 +791,10 @@ class cdm_decoder {
 
   /// `f` holds three runs (TIU, GDMA, SDMA) at runs[0..3]; each is usually
   /// already in (begin, end) order, and merging sorted runs stably gives what
-  /// one stable_sort of everything gives, in linear time.
-  void emit_spans(std::vector<span_src>& f, const std::size_t (&runs)[4], std::uint8_t core) {
-    const auto less = [](const span_src& a, const span_src& b) {
-      return a.b != b.b ? a.b < b.b : a.e < b.e;
-    };
-    bool runs_sorted = true;
-    for (int k = 0; k < 3 && runs_sorted; ++k)
-      runs_sorted = std::is_sorted(f.begin() + static_cast<std::ptrdiff_t>(runs[k]),
-                                   f.begin() + static_cast<std::ptrdiff_t>(runs[k + 1]), less);
+  /// one stable_sort of everything gives, in linear time (`runs_sorted`: checked by emit).
+  void emit_spans(std::vector<span_src>& f, const std::size_t (&runs)[4], bool runs_sorted,
+                  std::uint8_t core) {
+    const auto less = span_less;
     if (runs_sorted) {
       const auto at = [&](int k) { return f.begin() + static_cast<std::ptrdiff_t>(runs[k]); };
       std::inplace_merge(at(0), at(1), at(2), less);
