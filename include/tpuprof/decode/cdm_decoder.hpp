@@ -700,7 +700,7 @@ class cdm_decoder {
           const rec r = load(l, i);
           emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core), out++);
           const auto begin = static_cast<std::uint64_t>(r.start);
-          sorted = sorted && (i == 0 || begin >= prev);
+          sorted &= begin >= prev;  // prev starts at 0, below any u64
           prev = begin;
           const command* tags = r.tags ? r.tags : r.cmd;
           if (tags && (tags->func || tags->scope >= 0)) {
@@ -724,7 +724,7 @@ class cdm_decoder {
         const rec r = load(l, i);
         emit_one(r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port), out++);
         const auto begin = static_cast<std::uint64_t>(r.start);
-        sorted = sorted && (i == 0 || begin >= prev);
+        sorted &= begin >= prev;  // prev starts at 0, below any u64
         prev = begin;
       }
       finish_track(tracks, engine::cdma, pd.port, dma_mhz_, pd.raw_records, before, out, sorted,
