@@ -150,17 +150,18 @@ class cdm_decoder {
   }
 
  private:
-  using list = std::vector<pmu_record>;
+  using list = pmu_list;
 
   struct core_data {
     unsigned core = 0;
     std::string file;
-    io::byte_reader bytes;  ///< the core file (descriptors are read back at emit time)
-    list pmu[3];            // tiu, gdma, sdma
+    io::byte_reader bytes;       ///< the core file (descriptors are read back at emit time)
+    list pmu[3];                 // tiu, gdma, sdma: windows of events_ while decoding
+    io::byte_reader monitor[3];  // the MONITOR block of each engine (records read later)
     std::uint64_t raw_records[3] = {0, 0, 0};
     bool has_monitor[3] = {false, false, false};
     dyn_lists cmds;
-    std::vector<std::vector<cdm::command>> cdma_cmds;  // per port, trimmed, when attached here
+    std::span<const command> cmd[3];  // tiu, gdma, sdma commands still to match (trimmed views)
     des_kv_map kv;
     std::map<std::tuple<std::uint32_t, std::uint32_t, cmd_engine>, std::vector<cdm::command>>
         kv_decoded;
@@ -173,10 +174,15 @@ class cdm_decoder {
     std::int32_t scope, batch;
     name_id func;
   };
+  /// Order of kernel-function pieces: begin, then end.
+  static bool span_less(const span_src& a, const span_src& b) noexcept {
+    return a.b != b.b ? a.b < b.b : a.e < b.e;
+  }
   struct port_data {
     unsigned port = 0;
     std::string file;
     list pmu;
+    std::vector<io::byte_reader> monitor;  // MONITOR_CDMA blocks (records read later)
     std::uint64_t raw_records = 0;
     std::optional<unsigned> core;  // core whose SDMA it was aligned to
   };
@@ -249,6 +255,7 @@ class cdm_decoder {
     for (auto& [c, n] : core_files) read_core(files, c, n);
     ports_.reserve(port_files.size());
     for (auto& [p, n] : port_files) read_port(files, p, n);
+    read_records();
 
     bool has_des = false, has_dyn = false;
     for (auto& cd : cores_) {
@@ -310,6 +317,22 @@ class cdm_decoder {
                     Chip::dyn_engines, Chip::rvt_wrap_limit, Chip::kind};
     std::size_t extra_idx = 0;
     cd.cmds.cdma.resize(Chip::cdma_port_count);
+    // A complete capture has one command per PMU record: reserve that once so
+    // the lists never grow (growing copies them and touches fresh memory
+    // twice); pages reserved but not used are never touched.
+    {
+      std::size_t hint[3] = {0, 0, 0};
+      for (const auto& b : blocks) {
+        const int k = b.type == block_type::monitor_bd     ? 0
+                      : b.type == block_type::monitor_gdma ? 1
+                      : b.type == block_type::monitor_sdma ? 2
+                                                           : -1;
+        if (k >= 0 && hint[k] == 0) hint[k] = b.content.size() / record_size(pmu_kind(k));
+      }
+      cd.cmds.tiu.reserve(hint[0]);
+      cd.cmds.gdma.reserve(hint[1]);
+      cd.cmds.sdma.reserve(hint[2]);
+    }
     for (const auto& b : blocks) {
       auto monitor = [&](int k, pmu_kind kind) {
         if (cd.has_monitor[k]) {
@@ -318,10 +341,11 @@ class cdm_decoder {
           return;
         }
         cd.has_monitor[k] = true;
-        if (std::size_t tail = read_pmu_records(b.content, kind, cd.pmu[k]))
+        cd.monitor[k] = b.content;
+        if (std::size_t tail = b.content.size() % record_size(kind))
           dg.add(diag::truncated_tail, cd.file, b.content.base() + b.content.size() - tail,
                  "partial PMU record at the end of a MONITOR block");
-        cd.raw_records[k] = cd.pmu[k].size();
+        cd.raw_records[k] = b.content.size() / record_size(kind);
       };
       switch (b.type) {
         case block_type::monitor_bd:
@@ -385,12 +409,35 @@ class cdm_decoder {
                               "only MONITOR_CDMA is used in a CDMA file");
         continue;
       }
-      if (std::size_t tail = read_pmu_records(b.content, pmu_kind::cdma, pd.pmu))
+      pd.monitor.push_back(b.content);
+      if (std::size_t tail = b.content.size() % cdma_record_size)
         info_.diagnostics.add(diag::truncated_tail, pd.file,
                               b.content.base() + b.content.size() - tail,
                               "partial CDMA record at the end of a MONITOR_CDMA block");
+      pd.raw_records += b.content.size() / cdma_record_size;
     }
-    pd.raw_records = pd.pmu.size();
+  }
+
+  /// Decodes every PMU record straight into the slots of events_, reserved once
+  /// for all of them, in output order (cores, engines, then ports); each engine
+  /// gets its window. The slots later become its events in place.
+  void read_records() {
+    std::size_t total = 0;
+    for (const auto& cd : cores_)
+      for (auto n : cd.raw_records) total += n;
+    for (const auto& pd : ports_) total += pd.raw_records;
+    events_.reserve(total);
+    for (auto& cd : cores_)
+      for (int k = 0; k < 3; ++k) {
+        const std::size_t first = events_.size();
+        if (cd.has_monitor[k]) read_pmu_records(cd.monitor[k], pmu_kind(k), events_);
+        cd.pmu[k] = list(events_.data(), first, events_.size());
+      }
+    for (auto& pd : ports_) {
+      const std::size_t first = events_.size();
+      for (const auto& b : pd.monitor) read_pmu_records(b, pmu_kind::cdma, events_);
+      pd.pmu = list(events_.data(), first, events_.size());
+    }
   }
 
   void count(diag kind, std::uint64_t n, const std::string& file, std::string_view what) {
@@ -424,48 +471,43 @@ class cdm_decoder {
           count(diag::out_of_order, adjust_command_order(l), cd.file, "SDMA id order repaired");
       }
       if (cd.pmu[0].size() >= init && init > 0)
-        cd.anchor = cd.pmu[0][init - 1].end;
+        cd.anchor = cd.pmu[0][init - 1].end();
       else
         dg.add(diag::other, cd.file, decode_error::no_offset,
                "fewer TIU records than init records: core not aligned");
-      for (int k = 0; k < 3; ++k) trim_front(cd.pmu[k], init);
-      trim_front(cd.cmds.tiu, init);
-      trim_front(cd.cmds.gdma, init);
-      trim_front(cd.cmds.sdma, init);
+      for (int k = 0; k < 3; ++k) cd.pmu[k].drop_front(init);
+      cd.cmd[0] = drop_front(cd.cmds.tiu, init);
+      cd.cmd[1] = drop_front(cd.cmds.gdma, init);
+      cd.cmd[2] = drop_front(cd.cmds.sdma, init);
 
       auto resolver_for = [&cd, this](cmd_engine e) {
         return [&cd, this, e](const cdm::command& d) { return resolve_des(cd, d, e); };
       };
-      cd.cdma_cmds.resize(Chip::cdma_port_count);
       if (cd.cmds.any_cdma() || cd.core == last_core) {
         for (std::size_t pi = 0; pi < ports_.size(); ++pi) {
           auto& pd = ports_[pi];
           if (attached[pi] || pd.pmu.size() <= 1) continue;
           attached[pi] = true;
-          const std::int64_t wait_end = pd.pmu[0].end;
+          const std::int64_t wait_end = pd.pmu[0].end();
           std::int64_t offset = 0;
           if (!cd.pmu[2].empty())
-            offset = wait_end - cd.pmu[2][0].end;
+            offset = wait_end - cd.pmu[2][0].end();
           else
             dg.add(diag::other, pd.file, decode_error::no_offset,
                    "no SDMA record to align CDMA with");
-          trim_front(pd.pmu, init);
-          auto& cmds = cd.cdma_cmds[pd.port];
-          cmds = cd.cmds.cdma[pd.port];
-          trim_front(cmds, init);
+          pd.pmu.drop_front(init);
+          const auto cmds = drop_front(cd.cmds.cdma[pd.port], init);
           shift_cycles(pd.pmu, offset);
-          trim_front(cd.pmu[2], 1);  // the VSDMA send of the C2C barrier
-          trim_front(cd.cmds.sdma, 1);
+          cd.pmu[2].drop_front(1);  // the VSDMA send of the C2C barrier
+          cd.cmd[2] = drop_front(cd.cmd[2], 1);
           stats_[key(pmu_kind::cdma, pd.port)] =
               pair_sections(pd.pmu, cmds, true, resolver_for(cmd_engine::cdma));
           pd.core = cd.core;
         }
       }
-      for (int k = 0; k < 3; ++k) {
-        const auto& cmds = k == 0 ? cd.cmds.tiu : k == 1 ? cd.cmds.gdma : cd.cmds.sdma;
+      for (int k = 0; k < 3; ++k)
         stats_[key(pmu_kind(k), cd.core)] = pair_sections(
-            cd.pmu[k], cmds, true, resolver_for(k == 0 ? cmd_engine::tiu : cmd_engine::dma));
-      }
+            cd.pmu[k], cd.cmd[k], true, resolver_for(k == 0 ? cmd_engine::tiu : cmd_engine::dma));
     }
     for (std::size_t pi = 0; pi < ports_.size(); ++pi)
       if (!attached[pi] && ports_[pi].pmu.size() > 1)
@@ -494,9 +536,9 @@ class cdm_decoder {
     }
   }
 
-  template <class T>
-  static void trim_front(std::vector<T>& v, std::size_t n) {
-    v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min(n, v.size())));
+  /// `c` without its first `n` commands (a view: command lists are never copied).
+  static std::span<const command> drop_front(std::span<const command> c, std::size_t n) {
+    return c.subspan(std::min(n, c.size()));
   }
 
   static std::uint32_t key(pmu_kind k, unsigned unit) {
@@ -516,30 +558,35 @@ class cdm_decoder {
   }
 
   /// bigTpuProfile omit_system_commands.
-  static bool is_sys(const pmu_record& r, std::uint8_t code) {
-    return (r.cmd && r.cmd->tsk == code) || r.is_sys_labelled();
+  static bool is_sys(pmu_ref r, std::uint8_t code) {
+    const command* c = r.cmd();
+    return (c && c->tsk == code) || r.is_sys_labelled();
   }
   static void omit_system_op(list& r, std::uint8_t code, bool remain) {
-    // Work on a window [b, e) and erase once.
+    // Narrow the window [b, e), then keep it.
     std::size_t b = 0, e = r.size();
     for (;;) {
       const std::size_t n = e - b;
-      if (n >= 3 && r[e - 1].id - r[e - 2].id == 1 && r[e - 2].id <= r[e - 3].id &&
+      if (n >= 3 && r[e - 1].id() - r[e - 2].id() == 1 && r[e - 2].id() <= r[e - 3].id() &&
           is_sys(r[e - 2], code)) {
         e -= 2;
-      } else if (n >= 3 && r[b + 1].id - r[b].id == 1 && r[b + 2].id <= r[b + 1].id &&
+      } else if (n >= 3 && r[b + 1].id() - r[b].id() == 1 && r[b + 2].id() <= r[b + 1].id() &&
                  is_sys(r[b], code)) {
         b += 2;
       } else {
         break;
       }
     }
-    r.erase(r.begin() + static_cast<std::ptrdiff_t>(e), r.end());
-    r.erase(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(b));
-    if (!remain && r.size() <= 2)
-      r.erase(
-          std::remove_if(r.begin(), r.end(), [&](const pmu_record& x) { return is_sys(x, code); }),
-          r.end());
+    r.keep(b, e);
+    if (!remain && r.size() <= 2) {  // drop the sys records, keeping the order of the rest
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < r.size(); ++i)
+        if (!is_sys(r[i], code)) {
+          if (w != i) r.slot(w) = r.slot(i);
+          ++w;
+        }
+      r.keep(0, w);
+    }
   }
 
   /// Core alignment on the anchors, then the shift to zero (the minimum over
@@ -561,14 +608,19 @@ class cdm_decoder {
     for (auto& pd : ports_)
       if (pd.core) shift_cycles(pd.pmu, anchor_of(*pd.core));
 
+    // Shifts are pending in each list (list::shift): subtract them here.
     std::optional<std::int64_t> first_min, global_min;
-    auto scan = [&](const list& l) {
+    auto scan = [&](const list l) {
       if (l.empty()) return;
-      first_min = first_min ? std::min(*first_min, l.front().start) : l.front().start;
-      for (const auto& x : l) {
-        const auto m = std::min(x.start, x.end);
-        global_min = global_min ? std::min(*global_min, m) : m;
+      const std::int64_t first = l.front().start() - l.shift;
+      first_min = first_min ? std::min(*first_min, first) : first;
+      std::int64_t m = std::min(l.front().start(), l.front().end());
+      for (std::size_t i = 1; i < l.size(); ++i) {
+        const pmu_ref x = l[i];
+        m = std::min(m, std::min(x.start(), x.end()));
       }
+      m -= l.shift;
+      global_min = global_min ? std::min(*global_min, m) : m;
     };
     for (auto& cd : cores_)
       for (auto& l : cd.pmu) scan(l);
@@ -585,11 +637,11 @@ class cdm_decoder {
     for (auto& cd : cores_)
       for (auto& l : cd.pmu) {
         shift_cycles(l, t0);
-        if (!l.empty()) tail_cycle_ = std::max(tail_cycle_, l.back().end);
+        if (!l.empty()) tail_cycle_ = std::max(tail_cycle_, l.back().end() - l.shift);
       }
     for (auto& pd : ports_) {
       shift_cycles(pd.pmu, t0);
-      if (!pd.pmu.empty()) tail_cycle_ = std::max(tail_cycle_, pd.pmu.back().end);
+      if (!pd.pmu.empty()) tail_cycle_ = std::max(tail_cycle_, pd.pmu.back().end() - pd.pmu.shift);
     }
     info_.properties.emplace_back("pmu_tail_cycle", std::to_string(tail_cycle_));
   }
@@ -608,18 +660,18 @@ class cdm_decoder {
           count(diag::out_of_order, adjust_sdma_order_bmodel(l), cd.file, "SDMA order repaired");
       }
       if (cd.pmu[0].size() >= init && init > 0) {
-        cd.anchor = cd.pmu[0][init - 1].end;
+        cd.anchor = cd.pmu[0][init - 1].end();
         if (opt_.bmodel_rephase)
           for (int k = 1; k < 3; ++k)
             if (cd.pmu[k].size() >= init)
-              shift_cycles(cd.pmu[k], cd.pmu[k][init - 1].end - *cd.anchor);
+              shift_cycles(cd.pmu[k], cd.pmu[k][init - 1].end() - *cd.anchor);
       } else {
         dg.add(diag::other, cd.file, decode_error::no_offset,
                "fewer TIU records than init records: core not aligned");
       }
       for (int k = 0; k < 3; ++k) {
-        trim_front(cd.pmu[k], init);
-        auto none = [](const cdm::command&) -> const std::vector<cdm::command>* { return nullptr; };
+        cd.pmu[k].drop_front(init);
+        auto none = [](const command&) -> const std::vector<command>* { return nullptr; };
         stats_[key(pmu_kind(k), cd.core)] = pair_sections(cd.pmu[k], cd.des_lists[k], false, none);
         omit_system_bmodel(cd.pmu[k], k == 0 ? tiu_sys_code : dma_sys_code);
       }
@@ -629,16 +681,15 @@ class cdm_decoder {
 
   /// tpu-mlir's trimming of system commands at both ends of a list.
   static void omit_system_bmodel(list& r, std::uint8_t code) {
-    auto sys = [&](const pmu_record& x) { return x.cmd && x.cmd->tsk == code; };
+    auto sys = [&](pmu_ref x) { return x.cmd() && x.cmd()->tsk == code; };
     std::size_t e = r.size(), cut = r.size();
     while (e > 0 && sys(r[e - 1])) {
       --e;
-      if (r[e].id == 0) cut = e;
+      if (r[e].id() == 0) cut = e;
     }
-    r.erase(r.begin() + static_cast<std::ptrdiff_t>(cut), r.end());
     std::size_t b = 0;
-    while (b < r.size() && sys(r[b])) ++b;
-    r.erase(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(b));
+    while (b < cut && sys(r[b])) ++b;
+    r.keep(b, cut);
   }
 
   void align_and_shift_bmodel() {
@@ -648,50 +699,70 @@ class cdm_decoder {
   }
 
   // ----------------------------------------------------------------- output
+  /// Turns the working slots into events in place: each list's records move
+  /// down to the next free slot (never up, lists are laid out in output order)
+  /// and become their engine_event there.
   void emit() {
-    std::size_t total = 0;
-    for (auto& cd : cores_)
-      for (auto& l : cd.pmu) total += l.size();
-    for (auto& pd : ports_) total += pd.pmu.size();
-    events_.reserve(total);
     std::vector<track> tracks;
     std::vector<span_src> funcs;
+    std::size_t out = 0;  // next free slot
     for (auto& cd : cores_) {
       funcs.clear();
       funcs.reserve(cd.pmu[0].size() + cd.pmu[1].size() + cd.pmu[2].size());
       std::size_t runs[4] = {0, 0, 0, 0};  // funcs of engine k: [runs[k], runs[k + 1])
+      bool runs_sorted = true;             // each run in span_less order
       for (int k = 0; k < 3; ++k) {
         const auto kind = pmu_kind(k);
         const engine eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
-        const std::size_t before = events_.size();
-        for (const auto& r : cd.pmu[k]) {
-          emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core));
-          if (r.cmd && r.cmd->reg_at) attach_descriptor(cd, *r.cmd, events_.back());
-          const cdm::command* tags = r.tags ? r.tags : r.cmd;
-          if (tags && (tags->func || tags->scope >= 0))
-            funcs.push_back({r.start, r.end, tags->scope, tags->batch, tags->func});
+        const std::size_t before = out;
+        const list l = cd.pmu[k];  // a copy: see pmu_list
+        // Order checks ride along with the conversion instead of extra passes.
+        bool sorted = true;
+        std::uint64_t prev = 0;
+        for (std::size_t i = 0; i < l.size(); ++i) {
+          const rec r = load(l, i);
+          emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core), out);
+          if (r.cmd && r.cmd->reg_at) attach_descriptor(cd, *r.cmd, events_[out]);
+          ++out;
+          const auto begin = static_cast<std::uint64_t>(r.start);
+          sorted &= begin >= prev;  // prev starts at 0, below any u64
+          prev = begin;
+          const command* tags = r.tags ? r.tags : r.cmd;
+          if (tags && (tags->func || tags->scope >= 0)) {
+            const span_src f{r.start, r.end, tags->scope, tags->batch, tags->func};
+            runs_sorted = runs_sorted && (funcs.size() == runs[k] || !span_less(f, funcs.back()));
+            funcs.push_back(f);
+          }
         }
         finish_track(tracks, eng, cd.core, k == 0 ? tiu_mhz_ : dma_mhz_, cd.raw_records[k], before,
-                     cd.has_monitor[k]);
+                     out, sorted, cd.has_monitor[k]);
         runs[k + 1] = funcs.size();
       }
-      emit_spans(funcs, runs, static_cast<std::uint8_t>(cd.core));
+      emit_spans(funcs, runs, runs_sorted, static_cast<std::uint8_t>(cd.core));
     }
     for (auto& pd : ports_) {
-      const std::size_t before = events_.size();
-      for (const auto& r : pd.pmu)
-        emit_one(r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port));
-      finish_track(tracks, engine::cdma, pd.port, dma_mhz_, pd.raw_records, before, true);
+      const std::size_t before = out;
+      const list l = pd.pmu;
+      bool sorted = true;
+      std::uint64_t prev = 0;
+      for (std::size_t i = 0; i < l.size(); ++i) {
+        const rec r = load(l, i);
+        emit_one(r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port), out++);
+        const auto begin = static_cast<std::uint64_t>(r.start);
+        sorted &= begin >= prev;  // prev starts at 0, below any u64
+        prev = begin;
+      }
+      finish_track(tracks, engine::cdma, pd.port, dma_mhz_, pd.raw_records, before, out, sorted,
+                   true);
     }
+    events_.resize(out);  // only shrinks: no slot is constructed again
     spans_.shrink_to_fit();
     info_.tracks = std::move(tracks);
     info_.sort_tracks();
     // events_ is in core order, then ports: matches track_less (ports after cores).
-    bool any = false;
-    for (const auto& e : events_) {
-      if (!any || e.begin_ns < info_.begin_ns) info_.begin_ns = e.begin_ns;
-      if (!any || e.end_ns > info_.end_ns) info_.end_ns = e.end_ns;
-      any = true;
+    if (!events_.empty()) {
+      info_.begin_ns = begin_ns_;
+      info_.end_ns = end_ns_;
     }
     std::uint64_t unmatched = 0;
     for (const auto& [k, st] : stats_) {
@@ -711,8 +782,7 @@ class cdm_decoder {
             "matcher " + name + ": alignment too large, sections paired in order");
       unmatched += st.unmatched;
     }
-    for (const auto& e : events_)
-      if (!e.matched()) ++unmatched_out_;  // includes the sys records the vendor names too
+    // unmatched_out_ (counted by emit_one) includes the sys records the vendor names too.
     count(diag::unmatched_record, unmatched_out_, info_.source,
           "events without a command (named unknown / sys)");
     (void)unmatched;
@@ -729,14 +799,16 @@ class cdm_decoder {
     ports_.shrink_to_fit();
   }
 
+  /// The track of events [before, end); sorts them by begin when needed.
   void finish_track(std::vector<track>& tracks, engine eng, unsigned unit, double mhz,
-                    std::uint64_t records, std::size_t before, bool present) {
+                    std::uint64_t records, std::size_t before, std::size_t end, bool sorted,
+                    bool present) {
     auto first = events_.begin() + static_cast<std::ptrdiff_t>(before);
+    auto last = events_.begin() + static_cast<std::ptrdiff_t>(end);
     auto by_begin = [](const engine_event& a, const engine_event& b) {
       return a.begin_cycle < b.begin_cycle;
     };
-    if (!std::is_sorted(first, events_.end(), by_begin))
-      std::stable_sort(first, events_.end(), by_begin);
+    if (!sorted) std::stable_sort(first, last, by_begin);
     if (!present && records == 0) return;
     track t;
     t.device = opt_.device;
@@ -744,21 +816,16 @@ class cdm_decoder {
     t.eng = eng;
     t.freq_mhz = mhz;
     t.records = records;
-    t.events = events_.size() - before;
+    t.events = end - before;
     tracks.push_back(t);
   }
 
   /// `f` holds three runs (TIU, GDMA, SDMA) at runs[0..3]; each is usually
   /// already in (begin, end) order, and merging sorted runs stably gives what
-  /// one stable_sort of everything gives, in linear time.
-  void emit_spans(std::vector<span_src>& f, const std::size_t (&runs)[4], std::uint8_t core) {
-    const auto less = [](const span_src& a, const span_src& b) {
-      return a.b != b.b ? a.b < b.b : a.e < b.e;
-    };
-    bool runs_sorted = true;
-    for (int k = 0; k < 3 && runs_sorted; ++k)
-      runs_sorted = std::is_sorted(f.begin() + static_cast<std::ptrdiff_t>(runs[k]),
-                                   f.begin() + static_cast<std::ptrdiff_t>(runs[k + 1]), less);
+  /// one stable_sort of everything gives, in linear time (`runs_sorted`: checked by emit).
+  void emit_spans(std::vector<span_src>& f, const std::size_t (&runs)[4], bool runs_sorted,
+                  std::uint8_t core) {
+    const auto less = span_less;
     if (runs_sorted) {
       const auto at = [&](int k) { return f.begin() + static_cast<std::ptrdiff_t>(runs[k]); };
       std::inplace_merge(at(0), at(1), at(2), less);
@@ -796,8 +863,24 @@ class cdm_decoder {
 
   name_id intern(const std::string& s) { return info_.names.intern(s); }
 
-  void emit_one(const pmu_record& r, pmu_kind kind, engine eng, std::uint8_t unit) {
-    engine_event ev;
+  /// A working record's values, read out of its slot before the slot is reused.
+  struct rec {
+    std::int64_t start, end;  ///< final cycles (pending shift applied)
+    std::uint64_t id, bytes;
+    const command* cmd;
+    const command* tags;
+    std::uint8_t flags;
+  };
+  static rec load(const list& l, std::size_t i) noexcept {
+    const pmu_ref x = l[i];
+    return {
+        x.start() - l.shift, x.end() - l.shift, x.id(), x.bytes(), x.cmd(), x.tags(), x.flags()};
+  }
+
+  /// Writes the event of `r` into slot `at` (at or below r's own slot).
+  void emit_one(const rec& r, pmu_kind kind, engine eng, std::uint8_t unit, std::size_t at) {
+    engine_event& ev = events_[at];  // built in place: r holds everything read from it
+    ev = engine_event{};
     ev.device = opt_.device;
     ev.unit = unit;
     ev.engine = eng;
@@ -808,15 +891,20 @@ class cdm_decoder {
     ev.end_ns = static_cast<double>(r.end) * 1000.0 / mhz;
     // Cmd Id as printed: PMU id + 1, except CDMA ids, which are already 1-based.
     ev.cmd_id = static_cast<std::uint32_t>(kind == pmu_kind::cdma && !bmodel_ ? r.id : r.id + 1);
-    const std::uint8_t sys = (r.flags & pmu_record::sys_send)   ? 1
-                             : (r.flags & pmu_record::sys_wait) ? 2
-                                                                : 0;
-    const cdm::command* c = r.cmd;
-    if (const cdm::command* tags = r.tags ? r.tags : c) {
+    const std::uint8_t sys = (r.flags & pmu_ref::sys_send)   ? 1
+                             : (r.flags & pmu_ref::sys_wait) ? 2
+                                                             : 0;
+    const command* c = r.cmd;
+    if (const command* tags = r.tags ? r.tags : c) {
       ev.function = tags->func;
       ev.group = static_cast<std::uint16_t>(tags->scope < 0 ? 0 : tags->scope);
     }
-    if (c) ev.set_flag(engine_event::flag_matched);
+    if (c)
+      ev.set_flag(engine_event::flag_matched);
+    else
+      ++unmatched_out_;
+    if (at == 0 || ev.begin_ns < begin_ns_) begin_ns_ = ev.begin_ns;
+    if (at == 0 || ev.end_ns > end_ns_) end_ns_ = ev.end_ns;
     // Type codes and memory kinds decide the names; cache the interned ids per
     // combination so the per-event path does no string work.
     std::uint8_t type = 31, sp = 0;
@@ -866,10 +954,12 @@ class cdm_decoder {
                                std::uint64_t{type} << 8 | std::uint64_t{sp} << 16 |
                                std::uint64_t{static_cast<std::uint8_t>(src)} << 24 |
                                std::uint64_t{static_cast<std::uint8_t>(dst)} << 32;
-    if (nkey == last_nkey_ && last_names_) {  // runs of one kind of command: skip the hash
-      ev.op = last_names_->first;
-      ev.op_type = last_names_->second;
-      events_.push_back(ev);
+    // A direct-mapped cache in front of the map: the per-event path does one
+    // multiply and one compare (mode 1 alternates kinds too often for a memo).
+    name_slot& slot = name_slots_[(nkey * 0x9E3779B97F4A7C15ull) >> (64 - name_slot_bits)];
+    if (slot.key == nkey) {
+      ev.op = slot.names.first;
+      ev.op_type = slot.names.second;
       return;
     }
     auto it = name_cache_.find(nkey);
@@ -890,11 +980,10 @@ class cdm_decoder {
       }
       it = name_cache_.emplace(nkey, std::make_pair(intern(n.name), intern(n.type))).first;
     }
-    last_nkey_ = nkey;
-    last_names_ = &it->second;  // unordered_map nodes are stable
+    slot.key = nkey;
+    slot.names = it->second;
     ev.op = it->second.first;
     ev.op_type = it->second.second;
-    events_.push_back(ev);
   }
 
   static constexpr regs::aks_isa::family isa_family =
@@ -963,8 +1052,12 @@ class cdm_decoder {
   std::vector<port_data> ports_;
   std::map<std::uint32_t, match_stats> stats_;
   std::unordered_map<std::uint64_t, std::pair<name_id, name_id>> name_cache_;
-  std::uint64_t last_nkey_ = 0;
-  const std::pair<name_id, name_id>* last_names_ = nullptr;
+  struct name_slot {
+    std::uint64_t key = ~std::uint64_t{0};  // no name key has all bits set
+    std::pair<name_id, name_id> names;
+  };
+  static constexpr unsigned name_slot_bits = 8;
+  std::vector<name_slot> name_slots_ = std::vector<name_slot>(std::size_t{1} << name_slot_bits);
   std::int32_t next_scope_ = 0;
   double tiu_mhz_ = 1000, dma_mhz_ = 1000;
   bool bmodel_ = false;
@@ -973,6 +1066,7 @@ class cdm_decoder {
   std::uint64_t descriptors_unsupported_ = 0;
   std::vector<regs::instruction> instructions_;
   std::vector<ins_key> ins_index_;
+  double begin_ns_ = 0, end_ns_ = 0;  // span of the events emitted so far
 };
 
 static_assert(decoded_trace<cdm_decoder<chips::aks>>);

@@ -367,7 +367,8 @@ inline std::size_t decode_command(const io::byte_reader& buf, std::size_t off, c
     why = "command header truncated";
     return 0;
   }
-  const std::uint64_t w0 = buf.u64(off);
+  const std::byte* p = buf.bytes().data() + off;  // reads below are checked against the length
+  const std::uint64_t w0 = io::load_le<std::uint64_t>(p);
   c.kind = command::decoded;
   c.has_reg = true;
   unsigned bits = 0;
@@ -412,8 +413,8 @@ inline std::size_t decode_command(const io::byte_reader& buf, std::size_t off, c
     if (c.tsk == dma_sys_code) {
       c.src = c.dst = mem_kind::ddr;  // no address fields: tags read 0
     } else {
-      const auto src_h13 = io::bits(buf.u64(off + 64), 32, 13);
-      const auto dst_h13 = io::bits(buf.u64(off + 72), 32, 13);
+      const auto src_h13 = io::bits(io::load_le<std::uint64_t>(p + 64), 32, 13);
+      const auto dst_h13 = io::bits(io::load_le<std::uint64_t>(p + 72), 32, 13);
       c.src = mem_of_tag(static_cast<std::uint32_t>(src_h13 >> 8));
       c.dst = mem_of_tag(static_cast<std::uint32_t>(dst_h13 >> 8));
     }

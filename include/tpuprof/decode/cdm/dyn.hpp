@@ -30,19 +30,32 @@ struct dyn_extra_item {
 /// An incomplete trailing item is reported and ignored, as the vendor does.
 inline void read_dyn_extra(const io::byte_reader& blk, std::vector<dyn_extra_item>& out,
                            decode_diagnostics& dg) {
+  // Count the whole items first: one allocation instead of a growing vector.
+  // Every read below is after a check that 12 header bytes are there.
+  const std::byte* p = blk.bytes().data();
+  std::size_t n = 0;
+  for (std::size_t off = 0; blk.size() - off >= 12;) {
+    const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
+    if (len > blk.size() - off - 12) break;
+    ++n;
+    off += 12 + len;
+  }
+  out.reserve(out.size() + n);
   std::size_t off = 0;
   while (off < blk.size()) {
     if (blk.size() - off < 12) {
       dg.add(diag::truncated_tail, blk.file(), blk.base() + off, "DYN_EXTRA item header cut");
       return;
     }
-    const std::uint32_t len = blk.u32(off + 8);
+    const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
     if (len > blk.size() - off - 12) {
       dg.add(diag::truncated_tail, blk.file(), blk.base() + off,
              "DYN_EXTRA item longer than its block");
       return;
     }
-    out.push_back({blk.u32(off), blk.u32(off + 4), blk.sub(off + 12, len)});
+    out.push_back(
+        {io::load_le<std::uint32_t>(p + off), io::load_le<std::uint32_t>(p + off + 4),
+         io::byte_reader(blk.bytes().subspan(off + 12, len), blk.file(), blk.base() + off + 12)});
     off += 12 + len;
   }
 }
@@ -129,7 +142,10 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
     c.func = func;
     c.scope = scope;
   };
-  auto word = [&](std::size_t i) { return dyn_word{blk.u32(i * 4)}; };
+  const std::byte* word_bytes = blk.bytes().data();  // i < nwords: in bounds
+  auto word = [&](std::size_t i) {
+    return dyn_word{io::load_le<std::uint32_t>(word_bytes + i * 4)};
+  };
   for (std::size_t i = 0; i < nwords; ++i) {
     const dyn_word w = word(i);
     const std::uint64_t at = blk.base() + i * 4;
@@ -154,8 +170,8 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
           else
             dg.add(diag::unmatched_command, blk.file(), at, "node without DYN_EXTRA item");
         }
+        // Both helpers are called only when they apply: keeps the common path short.
         auto attach_detail = [&](cmd_engine ce) {
-          if (!detail) return;
           command d = c;
           std::string_view why;
           if (decode_command(detail->content, 0, ce, ctx.chip, d, why) == 0) {
@@ -167,7 +183,7 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
           c = d;
         };
         auto rvt_wrap = [&]() {
-          if (!rvt || ctx.rvt_wrap_limit == 0 || tiu != ctx.rvt_wrap_limit) return;
+          if (ctx.rvt_wrap_limit == 0 || tiu != ctx.rvt_wrap_limit) return;
           command t;
           t.tsk = tiu_sys_code;
           t.eu = 3;
@@ -182,17 +198,17 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
         };
         if (eng == E.bd) {
           c.id = tiu++;
-          attach_detail(cmd_engine::tiu);
+          if (detail) attach_detail(cmd_engine::tiu);
           out.tiu.push_back(c);
-          rvt_wrap();
+          if (rvt) rvt_wrap();
         } else if (eng == E.gdma) {
           c.id = gdma++;
-          attach_detail(cmd_engine::dma);
+          if (detail) attach_detail(cmd_engine::dma);
           out.gdma.push_back(c);
-          rvt_wrap();
+          if (rvt) rvt_wrap();
         } else if (eng == E.sdma || eng == E.vsdma) {
           c.id = sdma++;
-          attach_detail(cmd_engine::dma);
+          if (detail) attach_detail(cmd_engine::dma);
           out.sdma.push_back(c);
         } else if (eng == E.cdma) {
           const unsigned port = c.extra >> 8;

@@ -26,33 +26,31 @@ struct section {
 /// Sections of a PMU list: a new section whenever the id does not increase.
 /// With `mark_system`, records meeting the sys heuristic are labelled send,
 /// wait, send, ... in list order (as bigTpuProfile does).
-inline std::vector<section> pmu_sections(std::vector<pmu_record>& r, bool mark_system) {
+inline std::vector<section> pmu_sections(pmu_list r, bool mark_system) {
   std::vector<section> out;
-  std::uint64_t sys_count = 0;
+  std::uint64_t sys_count = 0, prev = 0, first_id = 0;
   for (std::uint32_t i = 0; i < r.size(); ++i) {
-    auto& x = r[i];
-    if (mark_system && (x.flags & pmu_record::sys_candidate)) {
-      x.flags |= (sys_count % 2 == 0) ? pmu_record::sys_send : pmu_record::sys_wait;
+    pmu_ref x = r[i];
+    if (mark_system && (x.flags() & pmu_ref::sys_candidate)) {
+      x.add_flags((sys_count % 2 == 0) ? pmu_ref::sys_send : pmu_ref::sys_wait);
       ++sys_count;
     }
-    if (!out.empty() && out.back().count > 0 && x.id <= r[i - 1].id) {
-      auto& s = out.back();
-      s.key = r[i - 1].id - r[s.first].id + 1;
+    const std::uint64_t id = x.id();
+    if (i == 0 || id <= prev) {
+      if (i > 0) out.back().key = prev - first_id + 1;
       out.push_back({0, i, 0});
+      first_id = id;
     }
-    if (out.empty()) out.push_back({0, i, 0});
     ++out.back().count;
+    prev = id;
   }
-  if (!out.empty()) {
-    auto& s = out.back();
-    s.key = r[s.first + s.count - 1].id - r[s.first].id + 1;
-  }
+  if (!out.empty()) out.back().key = prev - first_id + 1;
   return out;
 }
 
 /// Sections of a command list: DES references stand alone (key = cmd_num),
 /// other commands split where the id does not increase.
-inline std::vector<section> command_sections(const std::vector<command>& c) {
+inline std::vector<section> command_sections(std::span<const command> c) {
   std::vector<section> out;
   bool open = false;
   auto close = [&]() {
@@ -157,8 +155,8 @@ struct match_stats {
 /// command list of a DES reference (or nullptr when its buffer is unknown).
 /// Records are never removed here. With `mark_system`, sys records are labelled.
 template <class Resolver>
-match_stats pair_sections(std::vector<pmu_record>& r, const std::vector<command>& cmds,
-                          bool mark_system, Resolver&& resolve) {
+match_stats pair_sections(pmu_list r, std::span<const command> cmds, bool mark_system,
+                          Resolver&& resolve) {
   match_stats st;
   auto ms = pmu_sections(r, mark_system);
   auto cs = command_sections(cmds);
@@ -177,25 +175,25 @@ match_stats pair_sections(std::vector<pmu_record>& r, const std::vector<command>
     if (is_des) {
       const std::vector<command>* decoded = resolve(d);
       if (!decoded) {
-        for (std::uint32_t k = 0; k < M.count; ++k) r[M.first + k].tags = &d;
+        for (std::uint32_t k = 0; k < M.count; ++k) r[M.first + k].set_tags(&d);
         st.inserted += d.cmd_num;
         continue;
       }
       list = *decoded;
     } else {
-      list = std::span<const command>(cmds).subspan(C.first, C.count);
+      list = cmds.subspan(C.first, C.count);
     }
-    const std::uint64_t base = r[M.first].id;
+    const std::uint64_t base = r[M.first].id();
     std::uint64_t hit = 0;
     for (std::uint32_t k = 0; k < M.count; ++k) {
-      auto& x = r[M.first + k];
-      const std::uint64_t off = x.id - base;
+      pmu_ref x = r[M.first + k];
+      const std::uint64_t off = x.id() - base;
       if (off < list.size()) {
-        x.cmd = &list[off];
-        x.tags = is_des ? &d : nullptr;
+        x.set_cmd(&list[off]);
+        x.set_tags(is_des ? &d : nullptr);
         ++hit;
       } else {
-        x.tags = &d;
+        x.set_tags(&d);
       }
     }
     st.matched += hit;

@@ -4,8 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <utility>
-#include <vector>
 
 #include <tpuprof/decode/cdm/pmu.hpp>
 
@@ -15,15 +13,17 @@ inline constexpr std::int64_t cycle_modulus = std::int64_t{1} << 32;
 
 /// Adds 65536 each time an id jumps from above 65000 to below 1000 (the
 /// vendor rule). Returns the number of wraps.
-inline std::uint64_t unwrap_ids(std::vector<pmu_record>& r) noexcept {
+inline std::uint64_t unwrap_ids(pmu_list r) noexcept {
   std::uint64_t delta = 0, last = 0, wraps = 0;
-  for (auto& x : r) {
-    if (last > 65000 && x.id < 1000) {
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    pmu_ref x = r[i];
+    const std::uint64_t id = x.id();
+    if (last > 65000 && id < 1000) {
       delta += 65536;
       ++wraps;
     }
-    last = x.id;
-    x.id += delta;
+    last = id;
+    if (delta) x.set_id(id + delta);
   }
   return wraps;
 }
@@ -34,42 +34,40 @@ inline std::uint64_t unwrap_ids(std::vector<pmu_record>& r) noexcept {
 /// pipelined or dual-thread records and adds a spurious 2^32 there (defect B.1),
 /// and tpu-mlir adds 2^32-1. On monotone data all three agree. An end below its
 /// start gets +2^32. Returns the number of wraps (start and end).
-inline std::uint64_t unwrap_cycles(std::vector<pmu_record>& r) noexcept {
+inline std::uint64_t unwrap_cycles(pmu_list r) noexcept {
   std::int64_t delta = 0, last_start = 0;
   std::uint64_t wraps = 0;
-  bool first = true;
-  for (auto& x : r) {
-    std::int64_t s = x.start + delta;
-    if (!first && s + cycle_modulus / 2 < last_start) {
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    pmu_ref x = r[i];
+    std::int64_t s = x.start() + delta;
+    if (i > 0 && s + cycle_modulus / 2 < last_start) {
       delta += cycle_modulus;
       s += cycle_modulus;
       ++wraps;
     }
-    first = false;
-    x.end += delta;
-    x.start = s;
-    if (x.end < x.start) {
-      x.end += cycle_modulus;
+    std::int64_t e = x.end() + delta;
+    if (e < s) {
+      e += cycle_modulus;
       ++wraps;
     }
-    last_start = x.start;
+    x.set_start(s);
+    x.set_end(e);
+    last_start = s;
   }
   return wraps;
 }
 
 /// bigTpuProfile adjust_send_retire_order on raw cycles (SDMA, CDMA): swaps a
 /// record with its successor when the successor was issued first. Returns swaps.
-inline std::uint64_t adjust_send_retire_order(std::vector<pmu_record>& r) noexcept {
+inline std::uint64_t adjust_send_retire_order(pmu_list r) noexcept {
   std::uint64_t swaps = 0;
   for (std::size_t i = 1; i + 1 < r.size(); ++i) {
-    const auto& p = r[i - 1];
-    const auto& c = r[i];
-    const auto& f = r[i + 1];
-    const std::int64_t gc = c.start - p.end, gf = f.start - p.end;
+    const pmu_ref p = r[i - 1], c = r[i], f = r[i + 1];
+    const std::int64_t gc = c.start() - p.end(), gf = f.start() - p.end();
     bool swap = gf < gc && gc > 0 && gf > 0;
-    if (gc < 0 && gf > 0 && f.start - f.end > 0) swap = true;
+    if (gc < 0 && gf > 0 && f.start() - f.end() > 0) swap = true;
     if (swap) {
-      std::swap(r[i], r[i + 1]);
+      r.swap(i, i + 1);
       ++swaps;
     }
   }
@@ -78,16 +76,17 @@ inline std::uint64_t adjust_send_retire_order(std::vector<pmu_record>& r) noexce
 
 /// bigTpuProfile adjust_command_order: swaps adjacent records whose ids are
 /// out of order by one. Returns swaps.
-inline std::uint64_t adjust_command_order(std::vector<pmu_record>& r) noexcept {
+inline std::uint64_t adjust_command_order(pmu_list r) noexcept {
   std::uint64_t swaps = 0;
   const std::size_t n = r.size();
   for (std::size_t i = 1; i < n; ++i) {
-    if (r[i].id >= r[i - 1].id) continue;
-    if (i >= 2 && r[i].id - r[i - 2].id == 1) {
-      std::swap(r[i], r[i - 1]);
+    const std::uint64_t id = r[i].id(), prev = r[i - 1].id();
+    if (id >= prev) continue;
+    if (i >= 2 && id - r[i - 2].id() == 1) {
+      r.swap(i, i - 1);
       ++swaps;
-    } else if (i + 1 < n && r[i + 1].id - r[i - 1].id == 1) {
-      std::swap(r[i], r[i + 1]);
+    } else if (i + 1 < n && r[i + 1].id() - prev == 1) {
+      r.swap(i, i + 1);
       ++swaps;
     }
   }
@@ -96,27 +95,24 @@ inline std::uint64_t adjust_command_order(std::vector<pmu_record>& r) noexcept {
 
 /// tpu-mlir's SDMA repair on the bmodel path: one forward pass; swap when the
 /// id goes back and the previous record is on thread 1 or one id ahead.
-inline std::uint64_t adjust_sdma_order_bmodel(std::vector<pmu_record>& r) noexcept {
+inline std::uint64_t adjust_sdma_order_bmodel(pmu_list r) noexcept {
   std::uint64_t swaps = 0;
   for (std::size_t i = 1; i < r.size(); ++i) {
-    const auto& pre = r[i - 1];
-    const auto& m = r[i];
-    if (m.id < pre.id &&
-        ((pre.flags & pmu_record::thread_one) || (pre.id - m.id == 1 && m.id != 0))) {
-      std::swap(r[i], r[i - 1]);
+    const pmu_ref pre = r[i - 1], m = r[i];
+    const std::uint64_t pid = pre.id(), mid = m.id();
+    if (mid < pid && ((pre.flags() & pmu_ref::thread_one) || (pid - mid == 1 && mid != 0))) {
+      r.swap(i, i - 1);
       ++swaps;
     }
   }
   return swaps;
 }
 
-/// Subtracts `delta` cycles from every record.
-inline void shift_cycles(std::vector<pmu_record>& r, std::int64_t delta) noexcept {
-  if (delta == 0) return;
-  for (auto& x : r) {
-    x.start -= delta;
-    x.end -= delta;
-  }
+/// Subtracts `delta` cycles from every record: recorded in the list and applied
+/// when its slots become events (nothing reads cycles after a shift but the
+/// final alignment, which accounts for it).
+inline void shift_cycles(pmu_list& r, std::int64_t delta) noexcept {
+  r.shift += delta;
 }
 
 }  // namespace tpuprof::cdm
