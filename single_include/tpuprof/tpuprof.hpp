@@ -11484,7 +11484,8 @@ inline std::size_t decode_command(const io::byte_reader& buf, std::size_t off, c
     why = "command header truncated";
     return 0;
   }
-  const std::uint64_t w0 = buf.u64(off);
+  const std::byte* p = buf.bytes().data() + off;  // reads below are checked against the length
+  const std::uint64_t w0 = io::load_le<std::uint64_t>(p);
   c.kind = command::decoded;
   c.has_reg = true;
   unsigned bits = 0;
@@ -11529,8 +11530,8 @@ inline std::size_t decode_command(const io::byte_reader& buf, std::size_t off, c
     if (c.tsk == dma_sys_code) {
       c.src = c.dst = mem_kind::ddr;  // no address fields: tags read 0
     } else {
-      const auto src_h13 = io::bits(buf.u64(off + 64), 32, 13);
-      const auto dst_h13 = io::bits(buf.u64(off + 72), 32, 13);
+      const auto src_h13 = io::bits(io::load_le<std::uint64_t>(p + 64), 32, 13);
+      const auto dst_h13 = io::bits(io::load_le<std::uint64_t>(p + 72), 32, 13);
       c.src = mem_of_tag(static_cast<std::uint32_t>(src_h13 >> 8));
       c.dst = mem_of_tag(static_cast<std::uint32_t>(dst_h13 >> 8));
     }
@@ -11595,19 +11596,32 @@ struct dyn_extra_item {
 /// An incomplete trailing item is reported and ignored, as the vendor does.
 inline void read_dyn_extra(const io::byte_reader& blk, std::vector<dyn_extra_item>& out,
                            decode_diagnostics& dg) {
+  // Count the whole items first: one allocation instead of a growing vector.
+  // Every read below is after a check that 12 header bytes are there.
+  const std::byte* p = blk.bytes().data();
+  std::size_t n = 0;
+  for (std::size_t off = 0; blk.size() - off >= 12;) {
+    const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
+    if (len > blk.size() - off - 12) break;
+    ++n;
+    off += 12 + len;
+  }
+  out.reserve(out.size() + n);
   std::size_t off = 0;
   while (off < blk.size()) {
     if (blk.size() - off < 12) {
       dg.add(diag::truncated_tail, blk.file(), blk.base() + off, "DYN_EXTRA item header cut");
       return;
     }
-    const std::uint32_t len = blk.u32(off + 8);
+    const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
     if (len > blk.size() - off - 12) {
       dg.add(diag::truncated_tail, blk.file(), blk.base() + off,
              "DYN_EXTRA item longer than its block");
       return;
     }
-    out.push_back({blk.u32(off), blk.u32(off + 4), blk.sub(off + 12, len)});
+    out.push_back(
+        {io::load_le<std::uint32_t>(p + off), io::load_le<std::uint32_t>(p + off + 4),
+         io::byte_reader(blk.bytes().subspan(off + 12, len), blk.file(), blk.base() + off + 12)});
     off += 12 + len;
   }
 }
@@ -11694,7 +11708,10 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
     c.func = func;
     c.scope = scope;
   };
-  auto word = [&](std::size_t i) { return dyn_word{blk.u32(i * 4)}; };
+  const std::byte* word_bytes = blk.bytes().data();  // i < nwords: in bounds
+  auto word = [&](std::size_t i) {
+    return dyn_word{io::load_le<std::uint32_t>(word_bytes + i * 4)};
+  };
   for (std::size_t i = 0; i < nwords; ++i) {
     const dyn_word w = word(i);
     const std::uint64_t at = blk.base() + i * 4;
@@ -11719,8 +11736,8 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
           else
             dg.add(diag::unmatched_command, blk.file(), at, "node without DYN_EXTRA item");
         }
+        // Both helpers are called only when they apply: keeps the common path short.
         auto attach_detail = [&](cmd_engine ce) {
-          if (!detail) return;
           command d = c;
           std::string_view why;
           if (decode_command(detail->content, 0, ce, ctx.chip, d, why) == 0) {
@@ -11732,7 +11749,7 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
           c = d;
         };
         auto rvt_wrap = [&]() {
-          if (!rvt || ctx.rvt_wrap_limit == 0 || tiu != ctx.rvt_wrap_limit) return;
+          if (ctx.rvt_wrap_limit == 0 || tiu != ctx.rvt_wrap_limit) return;
           command t;
           t.tsk = tiu_sys_code;
           t.eu = 3;
@@ -11747,17 +11764,17 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
         };
         if (eng == E.bd) {
           c.id = tiu++;
-          attach_detail(cmd_engine::tiu);
+          if (detail) attach_detail(cmd_engine::tiu);
           out.tiu.push_back(c);
-          rvt_wrap();
+          if (rvt) rvt_wrap();
         } else if (eng == E.gdma) {
           c.id = gdma++;
-          attach_detail(cmd_engine::dma);
+          if (detail) attach_detail(cmd_engine::dma);
           out.gdma.push_back(c);
-          rvt_wrap();
+          if (rvt) rvt_wrap();
         } else if (eng == E.sdma || eng == E.vsdma) {
           c.id = sdma++;
-          attach_detail(cmd_engine::dma);
+          if (detail) attach_detail(cmd_engine::dma);
           out.sdma.push_back(c);
         } else if (eng == E.cdma) {
           const unsigned port = c.extra >> 8;
@@ -11878,6 +11895,8 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
 // ---- begin <tpuprof/decode/cdm/pmu.hpp>
 /// cdm_pmu: the PMU records of the SG2260 family (TIU 16 B, GDMA/SDMA 64 B,
 /// CDMA 128 B) read into one working form shared by normaliser and matcher.
+/// The working form lives in the engine_event slot the record will become, so
+/// decoding needs no second buffer and no copy (docs/performance.md).
 
 
 
@@ -11888,24 +11907,108 @@ struct command;
 /// PMU engine kinds of the family (the queue a MONITOR block belongs to).
 enum class pmu_kind : std::uint8_t { tiu, gdma, sdma, cdma };
 
-/// One PMU record while decoding. Cycles are signed so that alignment steps can
-/// pass through negative values before the final shift (as the vendor's Python
-/// integers do). 48 bytes; lives only during decode.
-struct pmu_record {
-  std::int64_t start = 0;         ///< inst_start_time (raw u32, then unwrapped and aligned)
-  std::int64_t end = 0;           ///< inst_end_time
-  std::uint64_t id = 0;           ///< inst_id (raw, then 16-bit unwrapped)
-  std::uint64_t bytes = 0;        ///< DMA: gif_mem_w + axi_d0_w; CDMA: m0_data_aw; TIU: 0
-  const command* cmd = nullptr;   ///< matched command
-  const command* tags = nullptr;  ///< descriptor whose tags apply when cmd is null
-  std::uint32_t stall = 0;        ///< DMA gif_wr_rd_stall_cntr
-  std::uint8_t flags = 0;
-
+/// One PMU record while decoding, as a view of its engine_event slot. Cycles
+/// are signed so that alignment steps can pass through negative values before
+/// the final shift (as the vendor's Python integers do). Slot layout while
+/// decoding: begin_cycle = start, end_cycle = end, begin_ns = id, end_ns = cmd,
+/// bytes = bytes, cmd_id+layer_id = tags, dir_flags = flags; the rest is unused
+/// until the slot is turned into its event. Fields that do not share the
+/// member's type are moved with memcpy (defined for trivially copyable types).
+class pmu_ref {
+ public:
   static constexpr std::uint8_t sys_candidate = 1;  ///< vendor sys heuristic holds
   static constexpr std::uint8_t thread_one = 2;     ///< thread_id bit set
   static constexpr std::uint8_t sys_send = 4;       ///< labelled "send" by the matcher
   static constexpr std::uint8_t sys_wait = 8;       ///< labelled "wait" by the matcher
-  bool is_sys_labelled() const noexcept { return (flags & (sys_send | sys_wait)) != 0; }
+
+  explicit pmu_ref(engine_event& e) noexcept : e_(&e) {}
+
+  /// inst_start_time (raw u32, then unwrapped and aligned).
+  std::int64_t start() const noexcept { return static_cast<std::int64_t>(e_->begin_cycle); }
+  void set_start(std::int64_t v) noexcept { e_->begin_cycle = static_cast<std::uint64_t>(v); }
+  /// inst_end_time.
+  std::int64_t end() const noexcept { return static_cast<std::int64_t>(e_->end_cycle); }
+  void set_end(std::int64_t v) noexcept { e_->end_cycle = static_cast<std::uint64_t>(v); }
+  /// inst_id (raw, then 16-bit unwrapped).
+  std::uint64_t id() const noexcept { return load<std::uint64_t>(&e_->begin_ns); }
+  void set_id(std::uint64_t v) noexcept { store(&e_->begin_ns, v); }
+  /// DMA: gif_mem_w + axi_d0_w; CDMA: m0_data_aw; TIU: 0.
+  std::uint64_t bytes() const noexcept { return e_->bytes; }
+  /// Matched command (null: none).
+  const command* cmd() const noexcept { return load<const command*>(&e_->end_ns); }
+  void set_cmd(const command* c) noexcept { store(&e_->end_ns, c); }
+  /// Descriptor whose tags apply when cmd is null.
+  const command* tags() const noexcept { return load<const command*>(&e_->cmd_id); }
+  void set_tags(const command* c) noexcept { store(&e_->cmd_id, c); }
+  std::uint8_t flags() const noexcept { return e_->dir_flags; }
+  void add_flags(std::uint8_t f) noexcept {
+    e_->dir_flags = static_cast<std::uint8_t>(e_->dir_flags | f);
+  }
+  bool is_sys_labelled() const noexcept { return (flags() & (sys_send | sys_wait)) != 0; }
+
+  /// Fills a fresh slot (cmd and tags null).
+  static void init(engine_event& e, std::uint32_t start, std::uint32_t end, std::uint64_t id,
+                   std::uint64_t bytes, std::uint8_t flags) noexcept {
+    e.begin_cycle = start;
+    e.end_cycle = end;
+    e.bytes = bytes;
+    e.dir_flags = flags;
+    pmu_ref r(e);
+    r.set_id(id);
+    r.set_cmd(nullptr);
+    r.set_tags(nullptr);
+  }
+
+ private:
+  template <class T>
+  static T load(const void* p) noexcept {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  template <class T>
+  static void store(void* p, T v) noexcept {
+    std::memcpy(p, &v, sizeof v);
+  }
+  static_assert(offsetof(engine_event, layer_id) == offsetof(engine_event, cmd_id) + 4,
+                "tags use cmd_id and layer_id as one 8-byte field");
+  engine_event* e_;
+};
+
+/// One engine's working records: a window [first, last) of event slots.
+/// Trimming moves the window instead of erasing; `shift` is a pending
+/// subtraction from every cycle, applied when the slots become events.
+/// Loops take it by value: a local copy cannot alias the 64-bit stores into
+/// the slots, so the compiler keeps the window in registers.
+class pmu_list {
+ public:
+  pmu_list() = default;
+  pmu_list(engine_event* slots, std::size_t first, std::size_t last) noexcept
+      : slots_(slots), first_(first), last_(last) {}
+
+  std::size_t size() const noexcept { return last_ - first_; }
+  bool empty() const noexcept { return last_ == first_; }
+  pmu_ref operator[](std::size_t i) const noexcept { return pmu_ref(slots_[first_ + i]); }
+  pmu_ref front() const noexcept { return (*this)[0]; }
+  pmu_ref back() const noexcept { return (*this)[size() - 1]; }
+  engine_event& slot(std::size_t i) const noexcept { return slots_[first_ + i]; }
+  void swap(std::size_t i, std::size_t j) const noexcept { std::swap(slot(i), slot(j)); }
+  /// Drops the first `n` records (all when fewer).
+  void drop_front(std::size_t n) noexcept { first_ += n < size() ? n : size(); }
+  /// Keeps the records [b, e).
+  void keep(std::size_t b, std::size_t e) noexcept {
+    last_ = first_ + e;
+    first_ += b;
+  }
+  void clear() noexcept { last_ = first_; }
+  /// Index of the first record in the slot array.
+  std::size_t first_slot() const noexcept { return first_; }
+
+  std::int64_t shift = 0;  ///< cycles still to subtract from start and end
+
+ private:
+  engine_event* slots_ = nullptr;
+  std::size_t first_ = 0, last_ = 0;
 };
 
 constexpr std::size_t record_size(pmu_kind k) noexcept {
@@ -11913,48 +12016,47 @@ constexpr std::size_t record_size(pmu_kind k) noexcept {
                             : (k == pmu_kind::cdma ? cdma_record_size : dma_record_size);
 }
 
-/// Decodes every whole record of a MONITOR block and appends to `out`.
-/// Returns the number of trailing bytes that do not form a whole record.
+/// Decodes every whole record of a MONITOR block and appends one working slot
+/// per record to `out` (whose capacity the caller reserved, so that existing
+/// lists stay valid). Returns the number of trailing bytes that do not form a
+/// whole record.
 inline std::size_t read_pmu_records(const io::byte_reader& blk, pmu_kind kind,
-                                    std::vector<pmu_record>& out) {
+                                    std::vector<engine_event>& out) {
   const std::size_t sz = record_size(kind);
   const std::size_t n = blk.size() / sz;
-  out.reserve(out.size() + n);
   const std::byte* p = blk.bytes().data();
   for (std::size_t i = 0; i < n; ++i, p += sz) {
-    pmu_record r;
-    r.start = io::load_le<std::uint32_t>(p);
-    r.end = io::load_le<std::uint32_t>(p + 4);
+    const std::uint32_t start = io::load_le<std::uint32_t>(p);
+    const std::uint32_t end = io::load_le<std::uint32_t>(p + 4);
     const std::uint32_t w2 = io::load_le<std::uint32_t>(p + 8);
+    std::uint64_t id = w2, bytes = 0;
+    std::uint8_t flags = 0;
     switch (kind) {
       case pmu_kind::tiu: {
-        r.id = w2;
         const std::uint32_t aux = io::load_le<std::uint32_t>(p + 12);
-        if (aux == 2) r.flags |= pmu_record::sys_candidate;
-        if (aux & 1) r.flags |= pmu_record::thread_one;
+        if (aux == 2) flags |= pmu_ref::sys_candidate;
+        if (aux & 1) flags |= pmu_ref::thread_one;
         break;
       }
       case pmu_kind::gdma:
       case pmu_kind::sdma: {
-        r.id = w2;
-        if (io::load_le<std::uint32_t>(p + 12) & 1) r.flags |= pmu_record::thread_one;
-        r.stall = io::load_le<std::uint32_t>(p + 16);
-        r.bytes =
+        if (io::load_le<std::uint32_t>(p + 12) & 1) flags |= pmu_ref::thread_one;
+        bytes =
             std::uint64_t{io::load_le<std::uint32_t>(p + 40)} + io::load_le<std::uint32_t>(p + 20);
         const std::uint64_t valid =
             std::uint64_t{io::load_le<std::uint32_t>(p + 48)} + io::load_le<std::uint32_t>(p + 52);
-        if (valid == 0) r.flags |= pmu_record::sys_candidate;
+        if (valid == 0) flags |= pmu_ref::sys_candidate;
         break;
       }
       case pmu_kind::cdma: {
-        r.id = w2 & 0xFFFFFF;
-        if (w2 & (1u << 24)) r.flags |= pmu_record::thread_one;
-        r.bytes = io::load_le<std::uint32_t>(p + 16);
-        if (r.bytes == 0) r.flags |= pmu_record::sys_candidate;
+        id = w2 & 0xFFFFFF;
+        if (w2 & (1u << 24)) flags |= pmu_ref::thread_one;
+        bytes = io::load_le<std::uint32_t>(p + 16);
+        if (bytes == 0) flags |= pmu_ref::sys_candidate;
         break;
       }
     }
-    out.push_back(r);
+    pmu_ref::init(out.emplace_back(), start, end, id, bytes, flags);
   }
   return blk.size() - n * sz;
 }
@@ -11975,33 +12077,31 @@ struct section {
 /// Sections of a PMU list: a new section whenever the id does not increase.
 /// With `mark_system`, records meeting the sys heuristic are labelled send,
 /// wait, send, ... in list order (as bigTpuProfile does).
-inline std::vector<section> pmu_sections(std::vector<pmu_record>& r, bool mark_system) {
+inline std::vector<section> pmu_sections(pmu_list r, bool mark_system) {
   std::vector<section> out;
-  std::uint64_t sys_count = 0;
+  std::uint64_t sys_count = 0, prev = 0, first_id = 0;
   for (std::uint32_t i = 0; i < r.size(); ++i) {
-    auto& x = r[i];
-    if (mark_system && (x.flags & pmu_record::sys_candidate)) {
-      x.flags |= (sys_count % 2 == 0) ? pmu_record::sys_send : pmu_record::sys_wait;
+    pmu_ref x = r[i];
+    if (mark_system && (x.flags() & pmu_ref::sys_candidate)) {
+      x.add_flags((sys_count % 2 == 0) ? pmu_ref::sys_send : pmu_ref::sys_wait);
       ++sys_count;
     }
-    if (!out.empty() && out.back().count > 0 && x.id <= r[i - 1].id) {
-      auto& s = out.back();
-      s.key = r[i - 1].id - r[s.first].id + 1;
+    const std::uint64_t id = x.id();
+    if (i == 0 || id <= prev) {
+      if (i > 0) out.back().key = prev - first_id + 1;
       out.push_back({0, i, 0});
+      first_id = id;
     }
-    if (out.empty()) out.push_back({0, i, 0});
     ++out.back().count;
+    prev = id;
   }
-  if (!out.empty()) {
-    auto& s = out.back();
-    s.key = r[s.first + s.count - 1].id - r[s.first].id + 1;
-  }
+  if (!out.empty()) out.back().key = prev - first_id + 1;
   return out;
 }
 
 /// Sections of a command list: DES references stand alone (key = cmd_num),
 /// other commands split where the id does not increase.
-inline std::vector<section> command_sections(const std::vector<command>& c) {
+inline std::vector<section> command_sections(std::span<const command> c) {
   std::vector<section> out;
   bool open = false;
   auto close = [&]() {
@@ -12106,8 +12206,8 @@ struct match_stats {
 /// command list of a DES reference (or nullptr when its buffer is unknown).
 /// Records are never removed here. With `mark_system`, sys records are labelled.
 template <class Resolver>
-match_stats pair_sections(std::vector<pmu_record>& r, const std::vector<command>& cmds,
-                          bool mark_system, Resolver&& resolve) {
+match_stats pair_sections(pmu_list r, std::span<const command> cmds, bool mark_system,
+                          Resolver&& resolve) {
   match_stats st;
   auto ms = pmu_sections(r, mark_system);
   auto cs = command_sections(cmds);
@@ -12126,25 +12226,25 @@ match_stats pair_sections(std::vector<pmu_record>& r, const std::vector<command>
     if (is_des) {
       const std::vector<command>* decoded = resolve(d);
       if (!decoded) {
-        for (std::uint32_t k = 0; k < M.count; ++k) r[M.first + k].tags = &d;
+        for (std::uint32_t k = 0; k < M.count; ++k) r[M.first + k].set_tags(&d);
         st.inserted += d.cmd_num;
         continue;
       }
       list = *decoded;
     } else {
-      list = std::span<const command>(cmds).subspan(C.first, C.count);
+      list = cmds.subspan(C.first, C.count);
     }
-    const std::uint64_t base = r[M.first].id;
+    const std::uint64_t base = r[M.first].id();
     std::uint64_t hit = 0;
     for (std::uint32_t k = 0; k < M.count; ++k) {
-      auto& x = r[M.first + k];
-      const std::uint64_t off = x.id - base;
+      pmu_ref x = r[M.first + k];
+      const std::uint64_t off = x.id() - base;
       if (off < list.size()) {
-        x.cmd = &list[off];
-        x.tags = is_des ? &d : nullptr;
+        x.set_cmd(&list[off]);
+        x.set_tags(is_des ? &d : nullptr);
         ++hit;
       } else {
-        x.tags = &d;
+        x.set_tags(&d);
       }
     }
     st.matched += hit;
@@ -12574,15 +12674,17 @@ inline constexpr std::int64_t cycle_modulus = std::int64_t{1} << 32;
 
 /// Adds 65536 each time an id jumps from above 65000 to below 1000 (the
 /// vendor rule). Returns the number of wraps.
-inline std::uint64_t unwrap_ids(std::vector<pmu_record>& r) noexcept {
+inline std::uint64_t unwrap_ids(pmu_list r) noexcept {
   std::uint64_t delta = 0, last = 0, wraps = 0;
-  for (auto& x : r) {
-    if (last > 65000 && x.id < 1000) {
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    pmu_ref x = r[i];
+    const std::uint64_t id = x.id();
+    if (last > 65000 && id < 1000) {
       delta += 65536;
       ++wraps;
     }
-    last = x.id;
-    x.id += delta;
+    last = id;
+    if (delta) x.set_id(id + delta);
   }
   return wraps;
 }
@@ -12593,42 +12695,40 @@ inline std::uint64_t unwrap_ids(std::vector<pmu_record>& r) noexcept {
 /// pipelined or dual-thread records and adds a spurious 2^32 there (defect B.1),
 /// and tpu-mlir adds 2^32-1. On monotone data all three agree. An end below its
 /// start gets +2^32. Returns the number of wraps (start and end).
-inline std::uint64_t unwrap_cycles(std::vector<pmu_record>& r) noexcept {
+inline std::uint64_t unwrap_cycles(pmu_list r) noexcept {
   std::int64_t delta = 0, last_start = 0;
   std::uint64_t wraps = 0;
-  bool first = true;
-  for (auto& x : r) {
-    std::int64_t s = x.start + delta;
-    if (!first && s + cycle_modulus / 2 < last_start) {
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    pmu_ref x = r[i];
+    std::int64_t s = x.start() + delta;
+    if (i > 0 && s + cycle_modulus / 2 < last_start) {
       delta += cycle_modulus;
       s += cycle_modulus;
       ++wraps;
     }
-    first = false;
-    x.end += delta;
-    x.start = s;
-    if (x.end < x.start) {
-      x.end += cycle_modulus;
+    std::int64_t e = x.end() + delta;
+    if (e < s) {
+      e += cycle_modulus;
       ++wraps;
     }
-    last_start = x.start;
+    x.set_start(s);
+    x.set_end(e);
+    last_start = s;
   }
   return wraps;
 }
 
 /// bigTpuProfile adjust_send_retire_order on raw cycles (SDMA, CDMA): swaps a
 /// record with its successor when the successor was issued first. Returns swaps.
-inline std::uint64_t adjust_send_retire_order(std::vector<pmu_record>& r) noexcept {
+inline std::uint64_t adjust_send_retire_order(pmu_list r) noexcept {
   std::uint64_t swaps = 0;
   for (std::size_t i = 1; i + 1 < r.size(); ++i) {
-    const auto& p = r[i - 1];
-    const auto& c = r[i];
-    const auto& f = r[i + 1];
-    const std::int64_t gc = c.start - p.end, gf = f.start - p.end;
+    const pmu_ref p = r[i - 1], c = r[i], f = r[i + 1];
+    const std::int64_t gc = c.start() - p.end(), gf = f.start() - p.end();
     bool swap = gf < gc && gc > 0 && gf > 0;
-    if (gc < 0 && gf > 0 && f.start - f.end > 0) swap = true;
+    if (gc < 0 && gf > 0 && f.start() - f.end() > 0) swap = true;
     if (swap) {
-      std::swap(r[i], r[i + 1]);
+      r.swap(i, i + 1);
       ++swaps;
     }
   }
@@ -12637,16 +12737,17 @@ inline std::uint64_t adjust_send_retire_order(std::vector<pmu_record>& r) noexce
 
 /// bigTpuProfile adjust_command_order: swaps adjacent records whose ids are
 /// out of order by one. Returns swaps.
-inline std::uint64_t adjust_command_order(std::vector<pmu_record>& r) noexcept {
+inline std::uint64_t adjust_command_order(pmu_list r) noexcept {
   std::uint64_t swaps = 0;
   const std::size_t n = r.size();
   for (std::size_t i = 1; i < n; ++i) {
-    if (r[i].id >= r[i - 1].id) continue;
-    if (i >= 2 && r[i].id - r[i - 2].id == 1) {
-      std::swap(r[i], r[i - 1]);
+    const std::uint64_t id = r[i].id(), prev = r[i - 1].id();
+    if (id >= prev) continue;
+    if (i >= 2 && id - r[i - 2].id() == 1) {
+      r.swap(i, i - 1);
       ++swaps;
-    } else if (i + 1 < n && r[i + 1].id - r[i - 1].id == 1) {
-      std::swap(r[i], r[i + 1]);
+    } else if (i + 1 < n && r[i + 1].id() - prev == 1) {
+      r.swap(i, i + 1);
       ++swaps;
     }
   }
@@ -12655,27 +12756,24 @@ inline std::uint64_t adjust_command_order(std::vector<pmu_record>& r) noexcept {
 
 /// tpu-mlir's SDMA repair on the bmodel path: one forward pass; swap when the
 /// id goes back and the previous record is on thread 1 or one id ahead.
-inline std::uint64_t adjust_sdma_order_bmodel(std::vector<pmu_record>& r) noexcept {
+inline std::uint64_t adjust_sdma_order_bmodel(pmu_list r) noexcept {
   std::uint64_t swaps = 0;
   for (std::size_t i = 1; i < r.size(); ++i) {
-    const auto& pre = r[i - 1];
-    const auto& m = r[i];
-    if (m.id < pre.id &&
-        ((pre.flags & pmu_record::thread_one) || (pre.id - m.id == 1 && m.id != 0))) {
-      std::swap(r[i], r[i - 1]);
+    const pmu_ref pre = r[i - 1], m = r[i];
+    const std::uint64_t pid = pre.id(), mid = m.id();
+    if (mid < pid && ((pre.flags() & pmu_ref::thread_one) || (pid - mid == 1 && mid != 0))) {
+      r.swap(i, i - 1);
       ++swaps;
     }
   }
   return swaps;
 }
 
-/// Subtracts `delta` cycles from every record.
-inline void shift_cycles(std::vector<pmu_record>& r, std::int64_t delta) noexcept {
-  if (delta == 0) return;
-  for (auto& x : r) {
-    x.start -= delta;
-    x.end -= delta;
-  }
+/// Subtracts `delta` cycles from every record: recorded in the list and applied
+/// when its slots become events (nothing reads cycles after a shift but the
+/// final alignment, which accounts for it).
+inline void shift_cycles(pmu_list& r, std::int64_t delta) noexcept {
+  r.shift += delta;
 }
 
 }  // namespace tpuprof::cdm
@@ -14596,17 +14694,18 @@ class cdm_decoder {
   }
 
  private:
-  using list = std::vector<pmu_record>;
+  using list = pmu_list;
 
   struct core_data {
     unsigned core = 0;
     std::string file;
-    io::byte_reader bytes;  ///< the core file (descriptors are read back at emit time)
-    list pmu[3];            // tiu, gdma, sdma
+    io::byte_reader bytes;       ///< the core file (descriptors are read back at emit time)
+    list pmu[3];                 // tiu, gdma, sdma: windows of events_ while decoding
+    io::byte_reader monitor[3];  // the MONITOR block of each engine (records read later)
     std::uint64_t raw_records[3] = {0, 0, 0};
     bool has_monitor[3] = {false, false, false};
     dyn_lists cmds;
-    std::vector<std::vector<cdm::command>> cdma_cmds;  // per port, trimmed, when attached here
+    std::span<const command> cmd[3];  // tiu, gdma, sdma commands still to match (trimmed views)
     des_kv_map kv;
     std::map<std::tuple<std::uint32_t, std::uint32_t, cmd_engine>, std::vector<cdm::command>>
         kv_decoded;
@@ -14619,10 +14718,15 @@ class cdm_decoder {
     std::int32_t scope, batch;
     name_id func;
   };
+  /// Order of kernel-function pieces: begin, then end.
+  static bool span_less(const span_src& a, const span_src& b) noexcept {
+    return a.b != b.b ? a.b < b.b : a.e < b.e;
+  }
   struct port_data {
     unsigned port = 0;
     std::string file;
     list pmu;
+    std::vector<io::byte_reader> monitor;  // MONITOR_CDMA blocks (records read later)
     std::uint64_t raw_records = 0;
     std::optional<unsigned> core;  // core whose SDMA it was aligned to
   };
@@ -14695,6 +14799,7 @@ class cdm_decoder {
     for (auto& [c, n] : core_files) read_core(files, c, n);
     ports_.reserve(port_files.size());
     for (auto& [p, n] : port_files) read_port(files, p, n);
+    read_records();
 
     bool has_des = false, has_dyn = false;
     for (auto& cd : cores_) {
@@ -14756,6 +14861,22 @@ class cdm_decoder {
                     Chip::dyn_engines, Chip::rvt_wrap_limit, Chip::kind};
     std::size_t extra_idx = 0;
     cd.cmds.cdma.resize(Chip::cdma_port_count);
+    // A complete capture has one command per PMU record: reserve that once so
+    // the lists never grow (growing copies them and touches fresh memory
+    // twice); pages reserved but not used are never touched.
+    {
+      std::size_t hint[3] = {0, 0, 0};
+      for (const auto& b : blocks) {
+        const int k = b.type == block_type::monitor_bd     ? 0
+                      : b.type == block_type::monitor_gdma ? 1
+                      : b.type == block_type::monitor_sdma ? 2
+                                                           : -1;
+        if (k >= 0 && hint[k] == 0) hint[k] = b.content.size() / record_size(pmu_kind(k));
+      }
+      cd.cmds.tiu.reserve(hint[0]);
+      cd.cmds.gdma.reserve(hint[1]);
+      cd.cmds.sdma.reserve(hint[2]);
+    }
     for (const auto& b : blocks) {
       auto monitor = [&](int k, pmu_kind kind) {
         if (cd.has_monitor[k]) {
@@ -14764,10 +14885,11 @@ class cdm_decoder {
           return;
         }
         cd.has_monitor[k] = true;
-        if (std::size_t tail = read_pmu_records(b.content, kind, cd.pmu[k]))
+        cd.monitor[k] = b.content;
+        if (std::size_t tail = b.content.size() % record_size(kind))
           dg.add(diag::truncated_tail, cd.file, b.content.base() + b.content.size() - tail,
                  "partial PMU record at the end of a MONITOR block");
-        cd.raw_records[k] = cd.pmu[k].size();
+        cd.raw_records[k] = b.content.size() / record_size(kind);
       };
       switch (b.type) {
         case block_type::monitor_bd:
@@ -14831,12 +14953,35 @@ class cdm_decoder {
                               "only MONITOR_CDMA is used in a CDMA file");
         continue;
       }
-      if (std::size_t tail = read_pmu_records(b.content, pmu_kind::cdma, pd.pmu))
+      pd.monitor.push_back(b.content);
+      if (std::size_t tail = b.content.size() % cdma_record_size)
         info_.diagnostics.add(diag::truncated_tail, pd.file,
                               b.content.base() + b.content.size() - tail,
                               "partial CDMA record at the end of a MONITOR_CDMA block");
+      pd.raw_records += b.content.size() / cdma_record_size;
     }
-    pd.raw_records = pd.pmu.size();
+  }
+
+  /// Decodes every PMU record straight into the slots of events_, reserved once
+  /// for all of them, in output order (cores, engines, then ports); each engine
+  /// gets its window. The slots later become its events in place.
+  void read_records() {
+    std::size_t total = 0;
+    for (const auto& cd : cores_)
+      for (auto n : cd.raw_records) total += n;
+    for (const auto& pd : ports_) total += pd.raw_records;
+    events_.reserve(total);
+    for (auto& cd : cores_)
+      for (int k = 0; k < 3; ++k) {
+        const std::size_t first = events_.size();
+        if (cd.has_monitor[k]) read_pmu_records(cd.monitor[k], pmu_kind(k), events_);
+        cd.pmu[k] = list(events_.data(), first, events_.size());
+      }
+    for (auto& pd : ports_) {
+      const std::size_t first = events_.size();
+      for (const auto& b : pd.monitor) read_pmu_records(b, pmu_kind::cdma, events_);
+      pd.pmu = list(events_.data(), first, events_.size());
+    }
   }
 
   void count(diag kind, std::uint64_t n, const std::string& file, std::string_view what) {
@@ -14870,48 +15015,43 @@ class cdm_decoder {
           count(diag::out_of_order, adjust_command_order(l), cd.file, "SDMA id order repaired");
       }
       if (cd.pmu[0].size() >= init && init > 0)
-        cd.anchor = cd.pmu[0][init - 1].end;
+        cd.anchor = cd.pmu[0][init - 1].end();
       else
         dg.add(diag::other, cd.file, decode_error::no_offset,
                "fewer TIU records than init records: core not aligned");
-      for (int k = 0; k < 3; ++k) trim_front(cd.pmu[k], init);
-      trim_front(cd.cmds.tiu, init);
-      trim_front(cd.cmds.gdma, init);
-      trim_front(cd.cmds.sdma, init);
+      for (int k = 0; k < 3; ++k) cd.pmu[k].drop_front(init);
+      cd.cmd[0] = drop_front(cd.cmds.tiu, init);
+      cd.cmd[1] = drop_front(cd.cmds.gdma, init);
+      cd.cmd[2] = drop_front(cd.cmds.sdma, init);
 
       auto resolver_for = [&cd, this](cmd_engine e) {
         return [&cd, this, e](const cdm::command& d) { return resolve_des(cd, d, e); };
       };
-      cd.cdma_cmds.resize(Chip::cdma_port_count);
       if (cd.cmds.any_cdma() || cd.core == last_core) {
         for (std::size_t pi = 0; pi < ports_.size(); ++pi) {
           auto& pd = ports_[pi];
           if (attached[pi] || pd.pmu.size() <= 1) continue;
           attached[pi] = true;
-          const std::int64_t wait_end = pd.pmu[0].end;
+          const std::int64_t wait_end = pd.pmu[0].end();
           std::int64_t offset = 0;
           if (!cd.pmu[2].empty())
-            offset = wait_end - cd.pmu[2][0].end;
+            offset = wait_end - cd.pmu[2][0].end();
           else
             dg.add(diag::other, pd.file, decode_error::no_offset,
                    "no SDMA record to align CDMA with");
-          trim_front(pd.pmu, init);
-          auto& cmds = cd.cdma_cmds[pd.port];
-          cmds = cd.cmds.cdma[pd.port];
-          trim_front(cmds, init);
+          pd.pmu.drop_front(init);
+          const auto cmds = drop_front(cd.cmds.cdma[pd.port], init);
           shift_cycles(pd.pmu, offset);
-          trim_front(cd.pmu[2], 1);  // the VSDMA send of the C2C barrier
-          trim_front(cd.cmds.sdma, 1);
+          cd.pmu[2].drop_front(1);  // the VSDMA send of the C2C barrier
+          cd.cmd[2] = drop_front(cd.cmd[2], 1);
           stats_[key(pmu_kind::cdma, pd.port)] =
               pair_sections(pd.pmu, cmds, true, resolver_for(cmd_engine::cdma));
           pd.core = cd.core;
         }
       }
-      for (int k = 0; k < 3; ++k) {
-        const auto& cmds = k == 0 ? cd.cmds.tiu : k == 1 ? cd.cmds.gdma : cd.cmds.sdma;
+      for (int k = 0; k < 3; ++k)
         stats_[key(pmu_kind(k), cd.core)] = pair_sections(
-            cd.pmu[k], cmds, true, resolver_for(k == 0 ? cmd_engine::tiu : cmd_engine::dma));
-      }
+            cd.pmu[k], cd.cmd[k], true, resolver_for(k == 0 ? cmd_engine::tiu : cmd_engine::dma));
     }
     for (std::size_t pi = 0; pi < ports_.size(); ++pi)
       if (!attached[pi] && ports_[pi].pmu.size() > 1)
@@ -14940,9 +15080,9 @@ class cdm_decoder {
     }
   }
 
-  template <class T>
-  static void trim_front(std::vector<T>& v, std::size_t n) {
-    v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min(n, v.size())));
+  /// `c` without its first `n` commands (a view: command lists are never copied).
+  static std::span<const command> drop_front(std::span<const command> c, std::size_t n) {
+    return c.subspan(std::min(n, c.size()));
   }
 
   static std::uint32_t key(pmu_kind k, unsigned unit) {
@@ -14962,30 +15102,35 @@ class cdm_decoder {
   }
 
   /// bigTpuProfile omit_system_commands.
-  static bool is_sys(const pmu_record& r, std::uint8_t code) {
-    return (r.cmd && r.cmd->tsk == code) || r.is_sys_labelled();
+  static bool is_sys(pmu_ref r, std::uint8_t code) {
+    const command* c = r.cmd();
+    return (c && c->tsk == code) || r.is_sys_labelled();
   }
   static void omit_system_op(list& r, std::uint8_t code, bool remain) {
-    // Work on a window [b, e) and erase once.
+    // Narrow the window [b, e), then keep it.
     std::size_t b = 0, e = r.size();
     for (;;) {
       const std::size_t n = e - b;
-      if (n >= 3 && r[e - 1].id - r[e - 2].id == 1 && r[e - 2].id <= r[e - 3].id &&
+      if (n >= 3 && r[e - 1].id() - r[e - 2].id() == 1 && r[e - 2].id() <= r[e - 3].id() &&
           is_sys(r[e - 2], code)) {
         e -= 2;
-      } else if (n >= 3 && r[b + 1].id - r[b].id == 1 && r[b + 2].id <= r[b + 1].id &&
+      } else if (n >= 3 && r[b + 1].id() - r[b].id() == 1 && r[b + 2].id() <= r[b + 1].id() &&
                  is_sys(r[b], code)) {
         b += 2;
       } else {
         break;
       }
     }
-    r.erase(r.begin() + static_cast<std::ptrdiff_t>(e), r.end());
-    r.erase(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(b));
-    if (!remain && r.size() <= 2)
-      r.erase(
-          std::remove_if(r.begin(), r.end(), [&](const pmu_record& x) { return is_sys(x, code); }),
-          r.end());
+    r.keep(b, e);
+    if (!remain && r.size() <= 2) {  // drop the sys records, keeping the order of the rest
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < r.size(); ++i)
+        if (!is_sys(r[i], code)) {
+          if (w != i) r.slot(w) = r.slot(i);
+          ++w;
+        }
+      r.keep(0, w);
+    }
   }
 
   /// Core alignment on the anchors, then the shift to zero (the minimum over
@@ -15007,14 +15152,19 @@ class cdm_decoder {
     for (auto& pd : ports_)
       if (pd.core) shift_cycles(pd.pmu, anchor_of(*pd.core));
 
+    // Shifts are pending in each list (list::shift): subtract them here.
     std::optional<std::int64_t> first_min, global_min;
-    auto scan = [&](const list& l) {
+    auto scan = [&](const list l) {
       if (l.empty()) return;
-      first_min = first_min ? std::min(*first_min, l.front().start) : l.front().start;
-      for (const auto& x : l) {
-        const auto m = std::min(x.start, x.end);
-        global_min = global_min ? std::min(*global_min, m) : m;
+      const std::int64_t first = l.front().start() - l.shift;
+      first_min = first_min ? std::min(*first_min, first) : first;
+      std::int64_t m = std::min(l.front().start(), l.front().end());
+      for (std::size_t i = 1; i < l.size(); ++i) {
+        const pmu_ref x = l[i];
+        m = std::min(m, std::min(x.start(), x.end()));
       }
+      m -= l.shift;
+      global_min = global_min ? std::min(*global_min, m) : m;
     };
     for (auto& cd : cores_)
       for (auto& l : cd.pmu) scan(l);
@@ -15031,11 +15181,11 @@ class cdm_decoder {
     for (auto& cd : cores_)
       for (auto& l : cd.pmu) {
         shift_cycles(l, t0);
-        if (!l.empty()) tail_cycle_ = std::max(tail_cycle_, l.back().end);
+        if (!l.empty()) tail_cycle_ = std::max(tail_cycle_, l.back().end() - l.shift);
       }
     for (auto& pd : ports_) {
       shift_cycles(pd.pmu, t0);
-      if (!pd.pmu.empty()) tail_cycle_ = std::max(tail_cycle_, pd.pmu.back().end);
+      if (!pd.pmu.empty()) tail_cycle_ = std::max(tail_cycle_, pd.pmu.back().end() - pd.pmu.shift);
     }
     info_.properties.emplace_back("pmu_tail_cycle", std::to_string(tail_cycle_));
   }
@@ -15054,18 +15204,18 @@ class cdm_decoder {
           count(diag::out_of_order, adjust_sdma_order_bmodel(l), cd.file, "SDMA order repaired");
       }
       if (cd.pmu[0].size() >= init && init > 0) {
-        cd.anchor = cd.pmu[0][init - 1].end;
+        cd.anchor = cd.pmu[0][init - 1].end();
         if (opt_.bmodel_rephase)
           for (int k = 1; k < 3; ++k)
             if (cd.pmu[k].size() >= init)
-              shift_cycles(cd.pmu[k], cd.pmu[k][init - 1].end - *cd.anchor);
+              shift_cycles(cd.pmu[k], cd.pmu[k][init - 1].end() - *cd.anchor);
       } else {
         dg.add(diag::other, cd.file, decode_error::no_offset,
                "fewer TIU records than init records: core not aligned");
       }
       for (int k = 0; k < 3; ++k) {
-        trim_front(cd.pmu[k], init);
-        auto none = [](const cdm::command&) -> const std::vector<cdm::command>* { return nullptr; };
+        cd.pmu[k].drop_front(init);
+        auto none = [](const command&) -> const std::vector<command>* { return nullptr; };
         stats_[key(pmu_kind(k), cd.core)] = pair_sections(cd.pmu[k], cd.des_lists[k], false, none);
         omit_system_bmodel(cd.pmu[k], k == 0 ? tiu_sys_code : dma_sys_code);
       }
@@ -15075,16 +15225,15 @@ class cdm_decoder {
 
   /// tpu-mlir's trimming of system commands at both ends of a list.
   static void omit_system_bmodel(list& r, std::uint8_t code) {
-    auto sys = [&](const pmu_record& x) { return x.cmd && x.cmd->tsk == code; };
+    auto sys = [&](pmu_ref x) { return x.cmd() && x.cmd()->tsk == code; };
     std::size_t e = r.size(), cut = r.size();
     while (e > 0 && sys(r[e - 1])) {
       --e;
-      if (r[e].id == 0) cut = e;
+      if (r[e].id() == 0) cut = e;
     }
-    r.erase(r.begin() + static_cast<std::ptrdiff_t>(cut), r.end());
     std::size_t b = 0;
-    while (b < r.size() && sys(r[b])) ++b;
-    r.erase(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(b));
+    while (b < cut && sys(r[b])) ++b;
+    r.keep(b, cut);
   }
 
   void align_and_shift_bmodel() {
@@ -15094,50 +15243,70 @@ class cdm_decoder {
   }
 
   // ----------------------------------------------------------------- output
+  /// Turns the working slots into events in place: each list's records move
+  /// down to the next free slot (never up, lists are laid out in output order)
+  /// and become their engine_event there.
   void emit() {
-    std::size_t total = 0;
-    for (auto& cd : cores_)
-      for (auto& l : cd.pmu) total += l.size();
-    for (auto& pd : ports_) total += pd.pmu.size();
-    events_.reserve(total);
     std::vector<track> tracks;
     std::vector<span_src> funcs;
+    std::size_t out = 0;  // next free slot
     for (auto& cd : cores_) {
       funcs.clear();
       funcs.reserve(cd.pmu[0].size() + cd.pmu[1].size() + cd.pmu[2].size());
       std::size_t runs[4] = {0, 0, 0, 0};  // funcs of engine k: [runs[k], runs[k + 1])
+      bool runs_sorted = true;             // each run in span_less order
       for (int k = 0; k < 3; ++k) {
         const auto kind = pmu_kind(k);
         const engine eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
-        const std::size_t before = events_.size();
-        for (const auto& r : cd.pmu[k]) {
-          emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core));
-          if (r.cmd && r.cmd->reg_at) attach_descriptor(cd, *r.cmd, events_.back());
-          const cdm::command* tags = r.tags ? r.tags : r.cmd;
-          if (tags && (tags->func || tags->scope >= 0))
-            funcs.push_back({r.start, r.end, tags->scope, tags->batch, tags->func});
+        const std::size_t before = out;
+        const list l = cd.pmu[k];  // a copy: see pmu_list
+        // Order checks ride along with the conversion instead of extra passes.
+        bool sorted = true;
+        std::uint64_t prev = 0;
+        for (std::size_t i = 0; i < l.size(); ++i) {
+          const rec r = load(l, i);
+          emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core), out);
+          if (r.cmd && r.cmd->reg_at) attach_descriptor(cd, *r.cmd, events_[out]);
+          ++out;
+          const auto begin = static_cast<std::uint64_t>(r.start);
+          sorted &= begin >= prev;  // prev starts at 0, below any u64
+          prev = begin;
+          const command* tags = r.tags ? r.tags : r.cmd;
+          if (tags && (tags->func || tags->scope >= 0)) {
+            const span_src f{r.start, r.end, tags->scope, tags->batch, tags->func};
+            runs_sorted = runs_sorted && (funcs.size() == runs[k] || !span_less(f, funcs.back()));
+            funcs.push_back(f);
+          }
         }
         finish_track(tracks, eng, cd.core, k == 0 ? tiu_mhz_ : dma_mhz_, cd.raw_records[k], before,
-                     cd.has_monitor[k]);
+                     out, sorted, cd.has_monitor[k]);
         runs[k + 1] = funcs.size();
       }
-      emit_spans(funcs, runs, static_cast<std::uint8_t>(cd.core));
+      emit_spans(funcs, runs, runs_sorted, static_cast<std::uint8_t>(cd.core));
     }
     for (auto& pd : ports_) {
-      const std::size_t before = events_.size();
-      for (const auto& r : pd.pmu)
-        emit_one(r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port));
-      finish_track(tracks, engine::cdma, pd.port, dma_mhz_, pd.raw_records, before, true);
+      const std::size_t before = out;
+      const list l = pd.pmu;
+      bool sorted = true;
+      std::uint64_t prev = 0;
+      for (std::size_t i = 0; i < l.size(); ++i) {
+        const rec r = load(l, i);
+        emit_one(r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port), out++);
+        const auto begin = static_cast<std::uint64_t>(r.start);
+        sorted &= begin >= prev;  // prev starts at 0, below any u64
+        prev = begin;
+      }
+      finish_track(tracks, engine::cdma, pd.port, dma_mhz_, pd.raw_records, before, out, sorted,
+                   true);
     }
+    events_.resize(out);  // only shrinks: no slot is constructed again
     spans_.shrink_to_fit();
     info_.tracks = std::move(tracks);
     info_.sort_tracks();
     // events_ is in core order, then ports: matches track_less (ports after cores).
-    bool any = false;
-    for (const auto& e : events_) {
-      if (!any || e.begin_ns < info_.begin_ns) info_.begin_ns = e.begin_ns;
-      if (!any || e.end_ns > info_.end_ns) info_.end_ns = e.end_ns;
-      any = true;
+    if (!events_.empty()) {
+      info_.begin_ns = begin_ns_;
+      info_.end_ns = end_ns_;
     }
     std::uint64_t unmatched = 0;
     for (const auto& [k, st] : stats_) {
@@ -15157,8 +15326,7 @@ class cdm_decoder {
             "matcher " + name + ": alignment too large, sections paired in order");
       unmatched += st.unmatched;
     }
-    for (const auto& e : events_)
-      if (!e.matched()) ++unmatched_out_;  // includes the sys records the vendor names too
+    // unmatched_out_ (counted by emit_one) includes the sys records the vendor names too.
     count(diag::unmatched_record, unmatched_out_, info_.source,
           "events without a command (named unknown / sys)");
     (void)unmatched;
@@ -15175,14 +15343,16 @@ class cdm_decoder {
     ports_.shrink_to_fit();
   }
 
+  /// The track of events [before, end); sorts them by begin when needed.
   void finish_track(std::vector<track>& tracks, engine eng, unsigned unit, double mhz,
-                    std::uint64_t records, std::size_t before, bool present) {
+                    std::uint64_t records, std::size_t before, std::size_t end, bool sorted,
+                    bool present) {
     auto first = events_.begin() + static_cast<std::ptrdiff_t>(before);
+    auto last = events_.begin() + static_cast<std::ptrdiff_t>(end);
     auto by_begin = [](const engine_event& a, const engine_event& b) {
       return a.begin_cycle < b.begin_cycle;
     };
-    if (!std::is_sorted(first, events_.end(), by_begin))
-      std::stable_sort(first, events_.end(), by_begin);
+    if (!sorted) std::stable_sort(first, last, by_begin);
     if (!present && records == 0) return;
     track t;
     t.device = opt_.device;
@@ -15190,21 +15360,16 @@ class cdm_decoder {
     t.eng = eng;
     t.freq_mhz = mhz;
     t.records = records;
-    t.events = events_.size() - before;
+    t.events = end - before;
     tracks.push_back(t);
   }
 
   /// `f` holds three runs (TIU, GDMA, SDMA) at runs[0..3]; each is usually
   /// already in (begin, end) order, and merging sorted runs stably gives what
-  /// one stable_sort of everything gives, in linear time.
-  void emit_spans(std::vector<span_src>& f, const std::size_t (&runs)[4], std::uint8_t core) {
-    const auto less = [](const span_src& a, const span_src& b) {
-      return a.b != b.b ? a.b < b.b : a.e < b.e;
-    };
-    bool runs_sorted = true;
-    for (int k = 0; k < 3 && runs_sorted; ++k)
-      runs_sorted = std::is_sorted(f.begin() + static_cast<std::ptrdiff_t>(runs[k]),
-                                   f.begin() + static_cast<std::ptrdiff_t>(runs[k + 1]), less);
+  /// one stable_sort of everything gives, in linear time (`runs_sorted`: checked by emit).
+  void emit_spans(std::vector<span_src>& f, const std::size_t (&runs)[4], bool runs_sorted,
+                  std::uint8_t core) {
+    const auto less = span_less;
     if (runs_sorted) {
       const auto at = [&](int k) { return f.begin() + static_cast<std::ptrdiff_t>(runs[k]); };
       std::inplace_merge(at(0), at(1), at(2), less);
@@ -15242,8 +15407,24 @@ class cdm_decoder {
 
   name_id intern(const std::string& s) { return info_.names.intern(s); }
 
-  void emit_one(const pmu_record& r, pmu_kind kind, engine eng, std::uint8_t unit) {
-    engine_event ev;
+  /// A working record's values, read out of its slot before the slot is reused.
+  struct rec {
+    std::int64_t start, end;  ///< final cycles (pending shift applied)
+    std::uint64_t id, bytes;
+    const command* cmd;
+    const command* tags;
+    std::uint8_t flags;
+  };
+  static rec load(const list& l, std::size_t i) noexcept {
+    const pmu_ref x = l[i];
+    return {
+        x.start() - l.shift, x.end() - l.shift, x.id(), x.bytes(), x.cmd(), x.tags(), x.flags()};
+  }
+
+  /// Writes the event of `r` into slot `at` (at or below r's own slot).
+  void emit_one(const rec& r, pmu_kind kind, engine eng, std::uint8_t unit, std::size_t at) {
+    engine_event& ev = events_[at];  // built in place: r holds everything read from it
+    ev = engine_event{};
     ev.device = opt_.device;
     ev.unit = unit;
     ev.engine = eng;
@@ -15254,15 +15435,20 @@ class cdm_decoder {
     ev.end_ns = static_cast<double>(r.end) * 1000.0 / mhz;
     // Cmd Id as printed: PMU id + 1, except CDMA ids, which are already 1-based.
     ev.cmd_id = static_cast<std::uint32_t>(kind == pmu_kind::cdma && !bmodel_ ? r.id : r.id + 1);
-    const std::uint8_t sys = (r.flags & pmu_record::sys_send)   ? 1
-                             : (r.flags & pmu_record::sys_wait) ? 2
-                                                                : 0;
-    const cdm::command* c = r.cmd;
-    if (const cdm::command* tags = r.tags ? r.tags : c) {
+    const std::uint8_t sys = (r.flags & pmu_ref::sys_send)   ? 1
+                             : (r.flags & pmu_ref::sys_wait) ? 2
+                                                             : 0;
+    const command* c = r.cmd;
+    if (const command* tags = r.tags ? r.tags : c) {
       ev.function = tags->func;
       ev.group = static_cast<std::uint16_t>(tags->scope < 0 ? 0 : tags->scope);
     }
-    if (c) ev.set_flag(engine_event::flag_matched);
+    if (c)
+      ev.set_flag(engine_event::flag_matched);
+    else
+      ++unmatched_out_;
+    if (at == 0 || ev.begin_ns < begin_ns_) begin_ns_ = ev.begin_ns;
+    if (at == 0 || ev.end_ns > end_ns_) end_ns_ = ev.end_ns;
     // Type codes and memory kinds decide the names; cache the interned ids per
     // combination so the per-event path does no string work.
     std::uint8_t type = 31, sp = 0;
@@ -15312,10 +15498,12 @@ class cdm_decoder {
                                std::uint64_t{type} << 8 | std::uint64_t{sp} << 16 |
                                std::uint64_t{static_cast<std::uint8_t>(src)} << 24 |
                                std::uint64_t{static_cast<std::uint8_t>(dst)} << 32;
-    if (nkey == last_nkey_ && last_names_) {  // runs of one kind of command: skip the hash
-      ev.op = last_names_->first;
-      ev.op_type = last_names_->second;
-      events_.push_back(ev);
+    // A direct-mapped cache in front of the map: the per-event path does one
+    // multiply and one compare (mode 1 alternates kinds too often for a memo).
+    name_slot& slot = name_slots_[(nkey * 0x9E3779B97F4A7C15ull) >> (64 - name_slot_bits)];
+    if (slot.key == nkey) {
+      ev.op = slot.names.first;
+      ev.op_type = slot.names.second;
       return;
     }
     auto it = name_cache_.find(nkey);
@@ -15336,11 +15524,10 @@ class cdm_decoder {
       }
       it = name_cache_.emplace(nkey, std::make_pair(intern(n.name), intern(n.type))).first;
     }
-    last_nkey_ = nkey;
-    last_names_ = &it->second;  // unordered_map nodes are stable
+    slot.key = nkey;
+    slot.names = it->second;
     ev.op = it->second.first;
     ev.op_type = it->second.second;
-    events_.push_back(ev);
   }
 
   static constexpr regs::aks_isa::family isa_family =
@@ -15409,8 +15596,12 @@ class cdm_decoder {
   std::vector<port_data> ports_;
   std::map<std::uint32_t, match_stats> stats_;
   std::unordered_map<std::uint64_t, std::pair<name_id, name_id>> name_cache_;
-  std::uint64_t last_nkey_ = 0;
-  const std::pair<name_id, name_id>* last_names_ = nullptr;
+  struct name_slot {
+    std::uint64_t key = ~std::uint64_t{0};  // no name key has all bits set
+    std::pair<name_id, name_id> names;
+  };
+  static constexpr unsigned name_slot_bits = 8;
+  std::vector<name_slot> name_slots_ = std::vector<name_slot>(std::size_t{1} << name_slot_bits);
   std::int32_t next_scope_ = 0;
   double tiu_mhz_ = 1000, dma_mhz_ = 1000;
   bool bmodel_ = false;
@@ -15419,6 +15610,7 @@ class cdm_decoder {
   std::uint64_t descriptors_unsupported_ = 0;
   std::vector<regs::instruction> instructions_;
   std::vector<ins_key> ins_index_;
+  double begin_ns_ = 0, end_ns_ = 0;  // span of the events emitted so far
 };
 
 static_assert(decoded_trace<cdm_decoder<chips::aks>>);
