@@ -161,7 +161,8 @@ class cdm_decoder {
     std::uint64_t raw_records[3] = {0, 0, 0};
     bool has_monitor[3] = {false, false, false};
     dyn_lists cmds;
-    std::span<const command> cmd[3];  // tiu, gdma, sdma commands still to match (trimmed views)
+    std::span<const cdm::command>
+        cmd[3];  // tiu, gdma, sdma commands still to match (trimmed views)
     des_kv_map kv;
     std::map<std::tuple<std::uint32_t, std::uint32_t, cmd_engine>, std::vector<cdm::command>>
         kv_decoded;
@@ -537,7 +538,7 @@ class cdm_decoder {
   }
 
   /// `c` without its first `n` commands (a view: command lists are never copied).
-  static std::span<const command> drop_front(std::span<const command> c, std::size_t n) {
+  static std::span<const cdm::command> drop_front(std::span<const cdm::command> c, std::size_t n) {
     return c.subspan(std::min(n, c.size()));
   }
 
@@ -559,7 +560,7 @@ class cdm_decoder {
 
   /// bigTpuProfile omit_system_commands.
   static bool is_sys(pmu_ref r, std::uint8_t code) {
-    const command* c = r.cmd();
+    const cdm::command* c = r.cmd();
     return (c && c->tsk == code) || r.is_sys_labelled();
   }
   static void omit_system_op(list& r, std::uint8_t code, bool remain) {
@@ -671,7 +672,7 @@ class cdm_decoder {
       }
       for (int k = 0; k < 3; ++k) {
         cd.pmu[k].drop_front(init);
-        auto none = [](const command&) -> const std::vector<command>* { return nullptr; };
+        auto none = [](const cdm::command&) -> const std::vector<cdm::command>* { return nullptr; };
         stats_[key(pmu_kind(k), cd.core)] = pair_sections(cd.pmu[k], cd.des_lists[k], false, none);
         omit_system_bmodel(cd.pmu[k], k == 0 ? tiu_sys_code : dma_sys_code);
       }
@@ -727,7 +728,7 @@ class cdm_decoder {
           const auto begin = static_cast<std::uint64_t>(r.start);
           sorted &= begin >= prev;  // prev starts at 0, below any u64
           prev = begin;
-          const command* tags = r.tags ? r.tags : r.cmd;
+          const cdm::command* tags = r.tags ? r.tags : r.cmd;
           if (tags && (tags->func || tags->scope >= 0)) {
             const span_src f{r.start, r.end, tags->scope, tags->batch, tags->func};
             runs_sorted = runs_sorted && (funcs.size() == runs[k] || !span_less(f, funcs.back()));
@@ -867,8 +868,8 @@ class cdm_decoder {
   struct rec {
     std::int64_t start, end;  ///< final cycles (pending shift applied)
     std::uint64_t id, bytes;
-    const command* cmd;
-    const command* tags;
+    const cdm::command* cmd;
+    const cdm::command* tags;
     std::uint8_t flags;
   };
   static rec load(const list& l, std::size_t i) noexcept {
@@ -894,8 +895,8 @@ class cdm_decoder {
     const std::uint8_t sys = (r.flags & pmu_ref::sys_send)   ? 1
                              : (r.flags & pmu_ref::sys_wait) ? 2
                                                              : 0;
-    const command* c = r.cmd;
-    if (const command* tags = r.tags ? r.tags : c) {
+    const cdm::command* c = r.cmd;
+    if (const cdm::command* tags = r.tags ? r.tags : c) {
       ev.function = tags->func;
       ev.group = static_cast<std::uint16_t>(tags->scope < 0 ? 0 : tags->scope);
     }
