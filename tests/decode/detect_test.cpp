@@ -12,7 +12,7 @@ namespace {
 
 std::vector<std::byte> text(std::string_view s) {
   std::vector<std::byte> b(s.size());
-  std::memcpy(b.data(), s.data(), s.size());
+  if (!s.empty()) std::memcpy(b.data(), s.data(), s.size());
   return b;
 }
 
