@@ -56,17 +56,10 @@ std::string num(double v, int prec = 3) {
   return fmt::format("{:.{}f}", v, prec);
 }
 
-/// Keeps the memory operands of `d` in `ops` when the decoder has them
-/// (BM1684X; CDM decoders once they provide operands(e)).
-template <class D>
+/// Keeps the memory operands of `d` in `ops` (for the report's memory charts).
+template <operand_source D>
 void keep_operands(const D& d, operand_table* ops, std::size_t device) {
-  if constexpr (operand_source<D>) {
-    if (ops) ops->append(d.events(), d, static_cast<std::uint8_t>(device));
-  } else {
-    (void)d;
-    (void)ops;
-    (void)device;
-  }
+  if (ops) ops->append(d.events(), d, static_cast<std::uint8_t>(device));
 }
 
 materialized_trace load_one(const fs::path& dir, const common_options& o, operand_table* ops,

@@ -15537,6 +15537,7 @@ class cdm_decoder {
   /// uArch rate (TIU) and, when kept, the decoded descriptor of an event whose
   /// command has a register image in the core file.
   void attach_descriptor(const core_data& cd, const cdm::command& c, engine_event& ev) {
+    if (!opt_.keep_instructions && ev.engine != engine::tiu) return;  // DMA: nothing to compute
     unsigned bits = 0;
     if (ev.engine == engine::tiu) {
       const auto cls = find_tiu_class(c.tsk, c.eu, c.is_short, Chip::kind);
@@ -15642,14 +15643,16 @@ struct dump_detection {
 };
 
 namespace detail {
-/// First `arch=` value of a BM1684X global.profile ("3" or "BM1684X"), nullopt if none.
+/// First `arch=` value of a BM1684X global.profile ("3" or "BM1684X"), nullopt
+/// if none: lines and keys as the decoder's own parser reads them.
 inline std::optional<std::string_view> bmprofile_arch(const io::byte_reader& r) {
   std::string_view t(reinterpret_cast<const char*>(r.bytes().data()), r.size());
-  for (std::size_t pos = 0; (pos = t.find("arch=", pos)) != std::string_view::npos; pos += 5) {
-    // only a key at the start of a line or after a separator, not e.g. "subarch="
-    if (pos > 0 && t[pos - 1] != ' ' && t[pos - 1] != '\n' && t[pos - 1] != ']') continue;
-    const std::size_t e = t.find_first_of(" \r\n", pos + 5);
-    return t.substr(pos + 5, e == std::string_view::npos ? std::string_view::npos : e - pos - 5);
+  while (!t.empty()) {
+    const std::size_t nl = t.find('\n');
+    std::string_view line = t.substr(0, nl);
+    t = nl == std::string_view::npos ? std::string_view{} : t.substr(nl + 1);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (auto a = bmprofile::detail::kv(line, "arch")) return a;
   }
   return std::nullopt;
 }

@@ -41,6 +41,8 @@ TEST_CASE("detect_dump: arch lines in memory") {
   SUBCASE("BM1684X by number or name, only as a key") {
     CHECK(detect("[global]\nnet_name=x\narch=3\n", false).chip == "bm1684x");
     CHECK(detect("arch=BM1684X\r\n", false).chip == "bm1684x");
+    CHECK(detect("\tarch=3\r\nx=1\n", false).chip ==
+          "bm1684x");  // as the decoder's parser reads it
     CHECK(detect("arch=3\n", false).family == tpuprof::dump_family::bmprofile);
     CHECK_THROWS_WITH_AS(
         detect("subarch=3\n", false),

@@ -993,6 +993,7 @@ class cdm_decoder {
   /// uArch rate (TIU) and, when kept, the decoded descriptor of an event whose
   /// command has a register image in the core file.
   void attach_descriptor(const core_data& cd, const cdm::command& c, engine_event& ev) {
+    if (!opt_.keep_instructions && ev.engine != engine::tiu) return;  // DMA: nothing to compute
     unsigned bits = 0;
     if (ev.engine == engine::tiu) {
       const auto cls = find_tiu_class(c.tsk, c.eu, c.is_short, Chip::kind);
