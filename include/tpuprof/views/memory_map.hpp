@@ -168,6 +168,8 @@ class memory_bands {
         r->used = true;
         return;
       }
+      // no region at or left of r reaches the address: stop (O(log R) per operand)
+      if (max_end_[static_cast<std::size_t>(r - regions_.begin())] <= address) break;
     }
     add_outside(address, end);
   }
@@ -214,6 +216,9 @@ class memory_bands {
   void sort_regions() {
     std::sort(regions_.begin(), regions_.end(),
               [](const region& a, const region& b) { return a.begin < b.begin; });
+    max_end_.resize(regions_.size());
+    for (std::size_t i = 0; i < regions_.size(); ++i)
+      max_end_[i] = std::max(i ? max_end_[i - 1] : 0, regions_[i].end);
     sorted_ = true;
   }
   void add_outside(std::uint64_t b, std::uint64_t e) {
@@ -249,6 +254,7 @@ class memory_bands {
   memory_panel panel_;
   std::uint64_t gap_;
   std::vector<region> regions_;
+  std::vector<std::uint64_t> max_end_;  ///< max end of regions_[0..i], for add()
   bool sorted_ = true;
   std::map<std::uint64_t, std::uint64_t> outside_;  // cluster begin -> end
 };
