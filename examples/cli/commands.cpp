@@ -65,7 +65,14 @@ void keep_operands(const D& d, operand_table* ops, std::size_t device) {
 materialized_trace load_one(const fs::path& dir, const common_options& o, operand_table* ops,
                             std::size_t device) {
   auto files = io::dump_files::open_directory(dir);
-  const std::string chip = o.chip.empty() ? std::string(detect_dump(files).chip) : o.chip;
+  std::string chip = o.chip;
+  if (chip.empty()) {
+    try {
+      chip = detect_dump(files).chip;
+    } catch (const decode_error& e) {  // the CLI way to give the chip explicitly
+      throw decode_error(e.file(), e.offset(), e.reason() + "; use --chip bm1684x|aks|aksv");
+    }
+  }
   using all_chips = chip_list<chips::bm1684x, chips::aks, chips::aksv>;
   return with_chip(all_chips{}, chip, [&]<class C>() -> materialized_trace {
     if constexpr (std::is_same_v<C, chips::bm1684x>) {

@@ -1208,6 +1208,22 @@ class reader {
   std::map<std::string, std::uint32_t> named_ids_;
 };
 
+/// The chunked parse of the `traceEvents` array, or, when it declines or
+/// fails, `parse_whole(reader&)` on a fresh result (whose errors are the ones
+/// callers see: same offsets and reasons as without chunking).
+template <class Whole>
+host_trace parse_with_fallback(std::string_view json, std::string_view source,
+                               Whole&& parse_whole) {
+  host_trace out;
+  out.source = std::string(source);
+  if (reader(source, out).run_chunked(json)) return out;
+  out = host_trace{};
+  out.source = std::string(source);
+  reader r(source, out);
+  parse_whole(r);
+  return out;
+}
+
 }  // namespace detail_json
 
 /// Parses Chrome JSON text (`{"traceEvents":[...]}` or a bare array) into
@@ -1215,14 +1231,10 @@ class reader {
 /// `M` process_name/thread_name become names; other phases are ignored.
 /// Throws decode_error(source, byte offset, reason) on malformed JSON.
 inline host_trace parse_chrome_json(std::string_view json, std::string_view source = "<memory>") {
-  host_trace out;
-  out.source = std::string(source);
-  if (detail_json::reader(source, out).run_chunked(json)) return out;
-  out = host_trace{};
-  out.source = std::string(source);
-  simdjson::padded_string padded(json);
-  detail_json::reader(source, out).run(padded);
-  return out;
+  return detail_json::parse_with_fallback(json, source, [&](detail_json::reader& r) {
+    simdjson::padded_string padded(json);
+    r.run(padded);
+  });
 }
 
 /// Same for a std::string. The usual `traceEvents` array is read in
@@ -1234,29 +1246,20 @@ template <class S>
 inline host_trace parse_chrome_json(const S& json, std::string_view source = "<memory>") {
   if (json.capacity() - json.size() < simdjson::SIMDJSON_PADDING)
     return parse_chrome_json(std::string_view{json}, source);
-  host_trace out;
-  out.source = std::string(source);
-  if (detail_json::reader(source, out).run_chunked(json)) return out;
-  out = host_trace{};
-  out.source = std::string(source);
-  detail_json::reader(source, out).run(simdjson::padded_string_view(json));
-  return out;
+  return detail_json::parse_with_fallback(
+      json, source, [&](detail_json::reader& r) { r.run(simdjson::padded_string_view(json)); });
 }
 
 /// Reads a Chrome JSON file; gzip is not supported (decode_error says so).
 /// Throws decode_error for a missing file or malformed JSON.
 inline host_trace read_chrome_json(const std::filesystem::path& file) {
-  host_trace out;
-  out.source = file.string();
+  const std::string source = file.string();
   simdjson::padded_string padded;
-  if (auto err = simdjson::padded_string::load(file.string()).get(padded))
-    throw decode_error(out.source, decode_error::no_offset,
+  if (auto err = simdjson::padded_string::load(source).get(padded))
+    throw decode_error(source, decode_error::no_offset,
                        std::string("cannot read: ") + simdjson::error_message(err));
-  if (detail_json::reader(out.source, out).run_chunked(padded)) return out;
-  out = host_trace{};
-  out.source = file.string();
-  detail_json::reader(out.source, out).run(padded);
-  return out;
+  return detail_json::parse_with_fallback(padded, source,
+                                          [&](detail_json::reader& r) { r.run(padded); });
 }
 
 }  // namespace tpuprof::io

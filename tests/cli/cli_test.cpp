@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -75,6 +76,13 @@ TEST_CASE("cli: exit codes for usage errors, bad input and output failures") {
   r = run("info " + empty.string());
   CHECK(r.code == 1);
   CHECK(r.out.find("no dump here") != std::string::npos);
+  auto unknown = tmp("unknown_arch");
+  fs::create_directories(unknown);
+  std::ofstream(unknown / "global.profile") << "arch=9\n";
+  r = run("info " + unknown.string());
+  CHECK(r.code == 1);
+  CHECK(r.out.find("global.profile: arch=9 is not a supported chip (bm1684x, aks, aksv); use "
+                   "--chip bm1684x|aks|aksv") != std::string::npos);
 }
 
 TEST_CASE("cli: synth writes a dump that info reads back, for every chip") {
