@@ -36,6 +36,7 @@
 #include <tpuprof/decode/operand_table.hpp>
 #include <tpuprof/decode/regs/aks_isa.hpp>
 #include <tpuprof/decode/regs/bm1684x_isa.hpp>
+#include <tpuprof/decode/regs/ops_math.hpp>
 
 // synthetic dumps
 #include <tpuprof/synth/bm1684x_synth.hpp>

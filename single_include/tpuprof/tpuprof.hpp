@@ -7271,6 +7271,43 @@ inline constexpr std::array<const reg_table*, 44> all_tables{&ar,
 /// kind, dtype, shape and stride; alg/arch ops; the memory ranges touched.
 
 
+// ---- begin <tpuprof/decode/regs/ops_math.hpp>
+/// ops_math: the integer arithmetic of the vendors' shape and ops formulas
+/// (Python ints, so 128-bit here, saturated on the way out), shared by every
+/// chip's instruction decoder.
+
+
+namespace tpuprof::regs::detail {
+
+__extension__ using i128 = __int128;
+
+constexpr i128 align_up(i128 x, i128 a) noexcept {
+  return a > 0 ? (x + a - 1) / a * a : x;
+}
+constexpr i128 div_up(i128 x, i128 a) noexcept {
+  return a > 0 ? (x + a - 1) / a : 0;
+}
+constexpr std::int64_t sat64(i128 v) noexcept {
+  constexpr i128 hi = std::numeric_limits<std::int64_t>::max();
+  constexpr i128 lo = std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(v > hi ? hi : v < lo ? lo : v);
+}
+/// A byte count: negative -> 0, saturated at INT64_MAX.
+constexpr std::uint64_t clamp_size(i128 v) noexcept {
+  if (v <= 0) return 0;
+  constexpr i128 hi = static_cast<i128>(std::numeric_limits<std::int64_t>::max());
+  return static_cast<std::uint64_t>(v > hi ? hi : v);
+}
+
+/// uArch rate = alg / arch; NaN when either is unknown or arch is 0.
+template <class A, class B>
+float ops_ratio(const std::optional<A>& alg, const std::optional<B>& arch) noexcept {
+  if (!alg || !arch || *arch == 0) return std::numeric_limits<float>::quiet_NaN();
+  return static_cast<float>(static_cast<double>(*alg) / static_cast<double>(*arch));
+}
+
+}  // namespace tpuprof::regs::detail
+// ---- end <tpuprof/decode/regs/ops_math.hpp>
 
 namespace tpuprof::regs {
 
@@ -7523,10 +7560,7 @@ struct instruction {
   std::vector<mem_operand> memory;  ///< the ranges read (operands) then written (results)
 
   /// alg_ops / arch_ops; NaN when unknown or arch_ops is 0.
-  float uarch_rate() const noexcept {
-    if (!alg_ops || !arch_ops || *arch_ops == 0) return std::numeric_limits<float>::quiet_NaN();
-    return static_cast<float>(static_cast<double>(*alg_ops) / static_cast<double>(*arch_ops));
-  }
+  float uarch_rate() const noexcept { return detail::ops_ratio(alg_ops, arch_ops); }
   dtype in_type() const noexcept {
     return operands.empty() || results.empty() ? dtype::unknown : operands[0].type;
   }
@@ -7617,14 +7651,11 @@ constexpr std::int64_t eu_num(dtype t) noexcept {
 
 namespace detail {
 
-__extension__ using i128 = __int128;
-
-constexpr i128 align_up(i128 x, i128 a) noexcept {
-  return a > 0 ? (x + a - 1) / a * a : x;
-}
-constexpr i128 div_up(i128 x, i128 a) noexcept {
-  return a > 0 ? (x + a - 1) / a : 0;
-}
+using regs::detail::align_up;
+using regs::detail::clamp_size;
+using regs::detail::div_up;
+using regs::detail::i128;
+using regs::detail::sat64;
 /// Python floor division for the few places the vendor divides signed values.
 constexpr i128 floordiv(i128 x, i128 a) noexcept {
   if (a == 0) return 0;
@@ -7697,12 +7728,6 @@ struct opd {
     return *this;
   }
 };
-
-constexpr std::int64_t sat64(i128 v) noexcept {
-  constexpr i128 hi = std::numeric_limits<std::int64_t>::max();
-  constexpr i128 lo = std::numeric_limits<std::int64_t>::min();
-  return static_cast<std::int64_t>(v > hi ? hi : v < lo ? lo : v);
-}
 
 /// tpu-mlir MemRef: local operands get their stride from the layout.
 inline tensor_ref make_value(const opd& o) {
@@ -7777,12 +7802,6 @@ constexpr i128 span_elems(const std::uint64_t* shape, unsigned rank, const std::
   for (unsigned i = 0; i < rank && i < srank; ++i)
     s += (static_cast<i128>(shape[i]) - 1) * static_cast<i128>(stride[i]);
   return s;
-}
-
-constexpr std::uint64_t clamp_size(i128 v) noexcept {
-  if (v <= 0) return 0;
-  constexpr i128 hi = static_cast<i128>(std::numeric_limits<std::int64_t>::max());
-  return static_cast<std::uint64_t>(v > hi ? hi : v);
 }
 
 /// One memory record as bm1684x_defs.__get_mem_records builds it.
@@ -12886,24 +12905,11 @@ enum class decode_status : std::uint8_t {
 
 namespace detail {
 
-__extension__ using i128 = __int128;
-
-constexpr i128 align_up(i128 x, i128 a) noexcept {
-  return a > 0 ? (x + a - 1) / a * a : x;
-}
-constexpr i128 div_up(i128 x, i128 a) noexcept {
-  return a > 0 ? (x + a - 1) / a : 0;
-}
-constexpr std::int64_t sat64(i128 v) noexcept {
-  constexpr i128 hi = std::numeric_limits<std::int64_t>::max();
-  constexpr i128 lo = std::numeric_limits<std::int64_t>::min();
-  return static_cast<std::int64_t>(v > hi ? hi : v < lo ? lo : v);
-}
-constexpr std::uint64_t clamp_size(i128 v) noexcept {
-  if (v <= 0) return 0;
-  constexpr i128 hi = static_cast<i128>(std::numeric_limits<std::int64_t>::max());
-  return static_cast<std::uint64_t>(v > hi ? hi : v);
-}
+using regs::detail::align_up;
+using regs::detail::clamp_size;
+using regs::detail::div_up;
+using regs::detail::i128;
+using regs::detail::sat64;
 
 /// tpu-mlir Layout codes of the family.
 constexpr layout layout_from_code(std::uint64_t v) noexcept {
@@ -14503,10 +14509,7 @@ struct ops_result {
   decode_status status = decode_status::unknown_opcode;
   std::optional<std::int64_t> alg, arch;
   /// alg / arch; NaN when unknown or arch is 0.
-  float uarch_rate() const noexcept {
-    if (!alg || !arch || *arch == 0) return std::numeric_limits<float>::quiet_NaN();
-    return static_cast<float>(static_cast<double>(*alg) / static_cast<double>(*arch));
-  }
+  float uarch_rate() const noexcept { return regs::detail::ops_ratio(alg, arch); }
 };
 
 /// Ops of the TIU command at the start of `data` (its framed bytes; fields past

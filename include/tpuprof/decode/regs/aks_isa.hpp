@@ -17,6 +17,7 @@
 #include <tpuprof/chips/aks_regs.hpp>
 #include <tpuprof/chips/aksv_regs.hpp>
 #include <tpuprof/decode/regs/instruction.hpp>
+#include <tpuprof/decode/regs/ops_math.hpp>
 
 namespace tpuprof::regs::aks_isa {
 
@@ -114,24 +115,11 @@ enum class decode_status : std::uint8_t {
 
 namespace detail {
 
-__extension__ using i128 = __int128;
-
-constexpr i128 align_up(i128 x, i128 a) noexcept {
-  return a > 0 ? (x + a - 1) / a * a : x;
-}
-constexpr i128 div_up(i128 x, i128 a) noexcept {
-  return a > 0 ? (x + a - 1) / a : 0;
-}
-constexpr std::int64_t sat64(i128 v) noexcept {
-  constexpr i128 hi = std::numeric_limits<std::int64_t>::max();
-  constexpr i128 lo = std::numeric_limits<std::int64_t>::min();
-  return static_cast<std::int64_t>(v > hi ? hi : v < lo ? lo : v);
-}
-constexpr std::uint64_t clamp_size(i128 v) noexcept {
-  if (v <= 0) return 0;
-  constexpr i128 hi = static_cast<i128>(std::numeric_limits<std::int64_t>::max());
-  return static_cast<std::uint64_t>(v > hi ? hi : v);
-}
+using regs::detail::align_up;
+using regs::detail::clamp_size;
+using regs::detail::div_up;
+using regs::detail::i128;
+using regs::detail::sat64;
 
 /// tpu-mlir Layout codes of the family.
 constexpr layout layout_from_code(std::uint64_t v) noexcept {
@@ -1731,10 +1719,7 @@ struct ops_result {
   decode_status status = decode_status::unknown_opcode;
   std::optional<std::int64_t> alg, arch;
   /// alg / arch; NaN when unknown or arch is 0.
-  float uarch_rate() const noexcept {
-    if (!alg || !arch || *arch == 0) return std::numeric_limits<float>::quiet_NaN();
-    return static_cast<float>(static_cast<double>(*alg) / static_cast<double>(*arch));
-  }
+  float uarch_rate() const noexcept { return regs::detail::ops_ratio(alg, arch); }
 };
 
 /// Ops of the TIU command at the start of `data` (its framed bytes; fields past

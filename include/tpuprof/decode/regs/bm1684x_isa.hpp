@@ -15,6 +15,7 @@
 
 #include <tpuprof/chips/bm1684x_regs.hpp>
 #include <tpuprof/decode/regs/instruction.hpp>
+#include <tpuprof/decode/regs/ops_math.hpp>
 
 namespace tpuprof::regs::bm1684x_isa {
 
@@ -53,14 +54,11 @@ constexpr std::int64_t eu_num(dtype t) noexcept {
 
 namespace detail {
 
-__extension__ using i128 = __int128;
-
-constexpr i128 align_up(i128 x, i128 a) noexcept {
-  return a > 0 ? (x + a - 1) / a * a : x;
-}
-constexpr i128 div_up(i128 x, i128 a) noexcept {
-  return a > 0 ? (x + a - 1) / a : 0;
-}
+using regs::detail::align_up;
+using regs::detail::clamp_size;
+using regs::detail::div_up;
+using regs::detail::i128;
+using regs::detail::sat64;
 /// Python floor division for the few places the vendor divides signed values.
 constexpr i128 floordiv(i128 x, i128 a) noexcept {
   if (a == 0) return 0;
@@ -133,12 +131,6 @@ struct opd {
     return *this;
   }
 };
-
-constexpr std::int64_t sat64(i128 v) noexcept {
-  constexpr i128 hi = std::numeric_limits<std::int64_t>::max();
-  constexpr i128 lo = std::numeric_limits<std::int64_t>::min();
-  return static_cast<std::int64_t>(v > hi ? hi : v < lo ? lo : v);
-}
 
 /// tpu-mlir MemRef: local operands get their stride from the layout.
 inline tensor_ref make_value(const opd& o) {
@@ -213,12 +205,6 @@ constexpr i128 span_elems(const std::uint64_t* shape, unsigned rank, const std::
   for (unsigned i = 0; i < rank && i < srank; ++i)
     s += (static_cast<i128>(shape[i]) - 1) * static_cast<i128>(stride[i]);
   return s;
-}
-
-constexpr std::uint64_t clamp_size(i128 v) noexcept {
-  if (v <= 0) return 0;
-  constexpr i128 hi = static_cast<i128>(std::numeric_limits<std::int64_t>::max());
-  return static_cast<std::uint64_t>(v > hi ? hi : v);
 }
 
 /// One memory record as bm1684x_defs.__get_mem_records builds it.

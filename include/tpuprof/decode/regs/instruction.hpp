@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include <tpuprof/decode/regs/ops_math.hpp>
 #include <tpuprof/decode/regs/reg_table.hpp>
 #include <tpuprof/engine.hpp>
 
@@ -265,10 +266,7 @@ struct instruction {
   std::vector<mem_operand> memory;  ///< the ranges read (operands) then written (results)
 
   /// alg_ops / arch_ops; NaN when unknown or arch_ops is 0.
-  float uarch_rate() const noexcept {
-    if (!alg_ops || !arch_ops || *arch_ops == 0) return std::numeric_limits<float>::quiet_NaN();
-    return static_cast<float>(static_cast<double>(*alg_ops) / static_cast<double>(*arch_ops));
-  }
+  float uarch_rate() const noexcept { return detail::ops_ratio(alg_ops, arch_ops); }
   dtype in_type() const noexcept {
     return operands.empty() || results.empty() ? dtype::unknown : operands[0].type;
   }
