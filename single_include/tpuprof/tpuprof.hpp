@@ -1691,8 +1691,16 @@ struct reg_table {
 
 /// Reads `width` bits starting at bit `lo` of `data` (LSB-first); bits past
 /// the end of `data` read as 0.
-constexpr std::uint64_t read_bits(std::span<const std::byte> data, unsigned lo,
-                                  unsigned width) noexcept {
+[[gnu::always_inline]] constexpr std::uint64_t read_bits(std::span<const std::byte> data,
+                                                         unsigned lo, unsigned width) noexcept {
+  // Fast path: one 8-byte load holds any field of <= 57 bits (about 10x fewer
+  // instructions than the byte loop, which stays for the tail and constexpr).
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little && width <= 57 &&
+      data.size() >= 8 && lo / 8 <= data.size() - 8) {
+    std::uint64_t w;
+    std::memcpy(&w, data.data() + lo / 8, 8);
+    return (w >> (lo % 8)) & ((std::uint64_t{1} << width) - 1);
+  }
   std::uint64_t v = 0;
   unsigned got = 0;
   while (got < width) {
@@ -1754,7 +1762,7 @@ inline constexpr bool has_field = T.find(F.view()).has_value();
 /// Field `F` of form `T` in `data`, the field looked up at compile time (the
 /// hot-path twin of reg_view::get); 0 when the form has no such field.
 template <const reg_table& T, fixed_name F>
-constexpr std::uint64_t field(std::span<const std::byte> data) noexcept {
+[[gnu::always_inline]] constexpr std::uint64_t field(std::span<const std::byte> data) noexcept {
   if constexpr (has_field<T, F>) {
     constexpr reg_field f = T.fields[*T.find(F.view())];
     return read_bits(data, f.lo, f.width);
@@ -7281,10 +7289,24 @@ namespace tpuprof::regs::detail {
 
 __extension__ using i128 = __int128;
 
+/// True when x + a - 1 fits in 64 bits with both non-negative: the 64-bit
+/// division is then exact and several times cheaper than the 128-bit one.
+constexpr bool fits_u64_div(i128 x, i128 a) noexcept {
+  constexpr i128 lim = i128{1} << 62;
+  return x >= 0 && x < lim && a > 0 && a < lim;
+}
 constexpr i128 align_up(i128 x, i128 a) noexcept {
+  if (fits_u64_div(x, a)) {
+    const auto ux = static_cast<std::uint64_t>(x), ua = static_cast<std::uint64_t>(a);
+    return static_cast<i128>((ux + ua - 1) / ua * ua);
+  }
   return a > 0 ? (x + a - 1) / a * a : x;
 }
 constexpr i128 div_up(i128 x, i128 a) noexcept {
+  if (fits_u64_div(x, a)) {
+    const auto ux = static_cast<std::uint64_t>(x), ua = static_cast<std::uint64_t>(a);
+    return static_cast<i128>((ux + ua - 1) / ua);
+  }
   return a > 0 ? (x + a - 1) / a : 0;
 }
 constexpr std::int64_t sat64(i128 v) noexcept {
@@ -12968,6 +12990,34 @@ struct converted {
   }
 };
 
+/// What the ops formulas read of a conversion (operands 0-2 and result 0:
+/// type, constness, shape), filled by the same converters as `converted`.
+/// Inlined, the converters then drop every register read it does not keep
+/// (strides, addresses, layouts): ~4x cheaper when only ops are wanted.
+struct op_summary {
+  struct part {
+    dtype type = dtype::unknown;
+    bool is_const = false;
+    std::uint8_t rank = 0;
+    std::array<std::uint64_t, 4> shape{};
+    constexpr part() = default;
+    constexpr explicit part(const opd& o) noexcept
+        : type(o.type), is_const(o.is_const), rank(o.rank), shape(o.shape) {}
+  };
+  std::array<part, 3> ops{};
+  std::array<part, 1> res{};
+  unsigned nops = 0, nres = 0;  ///< counted as `converted` counts them
+  bool supported = true;
+  constexpr void add_op(const opd& o) noexcept {
+    if (nops < ops.size()) ops[nops] = part(o);
+    if (nops < 6) ++nops;
+  }
+  constexpr void add_res(const opd& o) noexcept {
+    if (nres < res.size()) res[nres] = part(o);
+    if (nres < 2) ++nres;
+  }
+};
+
 using bytes = std::span<const std::byte>;
 
 /// Field F of form T, or G when the form names it so (AKSV renames a few).
@@ -13020,9 +13070,9 @@ constexpr std::uint64_t res0_n(bytes d) noexcept {
 
 // ---------------------------------------------------------------- TIU converters
 
-template <const reg_table& T>
-constexpr converted conv_sconv(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_sconv(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = res0_n<T>(d), c = field<T, "res0_c">(d);
   const auto prec0 = field<T, "opt_opd0_prec">(d), sign0 = field<T, "opt_opd0_sign">(d);
   const auto sign1 = field<T, "opt_opd1_sign">(d), sign2 = field<T, "opt_opd2_sign">(d);
@@ -13081,9 +13131,9 @@ constexpr converted conv_sconv(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_smm(bytes d) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_smm(bytes d) noexcept {
+  Cv cv;
   std::uint64_t lrow = field<T, "opd0_n">(d);
   std::uint64_t lcol = field<T, "opd0_w">(d) * (field<T, "opd0_c">(d) - 1) + field<T, "opd1_w">(d);
   const std::uint64_t rcol = field<T, "res0_c">(d) * field<T, "res0_w">(d);
@@ -13122,9 +13172,9 @@ constexpr converted conv_smm(bytes d) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_smm2(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_smm2(bytes d, unsigned eu) noexcept {
+  Cv cv;
   std::uint64_t lrow = field<T, "res0_c">(d), lcol = field<T, "opd1_c">(d);
   if (eu == 5) {
     lcol = field<T, "opd1_w">(d);
@@ -13173,9 +13223,9 @@ constexpr converted conv_smm2(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_scmp(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_scmp(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const dtype t0 = dtype_from_prec(field<T, "opt_opd0_prec">(d), field<T, "opt_opd0_sign">(d));
@@ -13214,9 +13264,9 @@ constexpr converted conv_scmp(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_ssfu(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_ssfu(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   opd o0;
@@ -13244,9 +13294,9 @@ constexpr converted conv_ssfu(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_slin(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_slin(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const dtype t = dtype_from_prec(field<T, "opt_res0_prec">(d), 1);
@@ -13273,9 +13323,9 @@ constexpr converted conv_slin(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_svc(bytes d) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_svc(bytes d) noexcept {
+  Cv cv;
   const auto c0 = field<T, "opd0_c">(d), w0 = field<T, "opd0_w">(d);
   const auto rows = (c0 - 1) * w0 + field<T, "opd1_w">(d);
   opd o0;
@@ -13306,9 +13356,9 @@ constexpr void restore_org_shape(opd& o) noexcept {
     if (o.stride[i] == 0) o.shape[i] = 1;
 }
 
-template <const reg_table& T>
-constexpr converted conv_sar(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_sar(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const auto s0 = field<T, "opt_opd0_sign">(d), s1 = field<T, "opt_opd1_sign">(d);
@@ -13349,9 +13399,9 @@ constexpr converted conv_sar(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_spord(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_spord(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const auto prec0 = field<T, "opt_opd0_prec">(d), s0 = field<T, "opt_opd0_sign">(d);
@@ -13405,9 +13455,9 @@ constexpr converted conv_spord(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_scw_sbc(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_scw_sbc(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const dtype t = dtype_from_code(field<T, "opt_res0_prec">(d));
@@ -13436,9 +13486,9 @@ constexpr converted conv_scw_sbc(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_srqdq(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_srqdq(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   opd o0;
@@ -13514,9 +13564,9 @@ constexpr converted conv_srqdq(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_ssg(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_ssg(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const auto str0 = field<T, "short_opd0_str">(d);
@@ -13585,9 +13635,9 @@ constexpr converted conv_ssg(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_ssgl(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_ssgl(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const dtype t = dtype_from_code(field<T, "opt_res0_prec">(d));
@@ -13995,9 +14045,11 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
 
 // ---------------------------------------------------------------- ops (opdef.py)
 
-/// Converted operands plus the register scalars the ops formulas read.
+/// Converted operands (`converted` or `op_summary`) plus the register scalars
+/// the ops formulas read.
+template <class Cv = converted>
 struct tiu_facts {
-  converted cv;
+  Cv cv;
   std::uint64_t kh = 0, kw = 0;  ///< kernel (MM: k and n; MM2: opd1_w and opd1_c)
   std::uint64_t aux = 0;         ///< MM: m; SFU: opd1_n (table length)
   std::uint64_t rc = 0, rw = 0;  ///< res0_c, res0_w (MM, MM2)
@@ -14005,9 +14057,10 @@ struct tiu_facts {
 
 /// Alg (arch = false) or arch ops of a TIU command (opdef.py); nullopt where
 /// the vendor raises or has no value.
-inline std::optional<std::int64_t> tiu_ops(family f, unsigned type, unsigned eu,
-                                           const tiu_facts& tf, bool arch) {
-  const converted& cv = tf.cv;
+template <class Cv>
+std::optional<std::int64_t> tiu_ops(family f, unsigned type, unsigned eu, const tiu_facts<Cv>& tf,
+                                    bool arch) {
+  const Cv& cv = tf.cv;
   switch (type) {
     case 12:
     case 15:
@@ -14022,8 +14075,8 @@ inline std::optional<std::int64_t> tiu_ops(family f, unsigned type, unsigned eu,
       break;
   }
   if (!cv.supported || cv.nres == 0) return std::nullopt;
-  const opd& res = cv.res[0];
-  auto s = [](const opd& t, unsigned i) -> i128 {
+  const auto& res = cv.res[0];
+  auto s = [](const auto& t, unsigned i) -> i128 {
     return i < t.rank ? static_cast<i128>(t.shape[i]) : 0;
   };
   const i128 n = s(res, 0), c = s(res, 1), h = s(res, 2), w = s(res, 3);
@@ -14134,7 +14187,7 @@ inline std::optional<std::int64_t> tiu_ops(family f, unsigned type, unsigned eu,
       break;
     }
     case 9: {  // SFU: shape of operand 0
-      const opd& o0 = cv.ops[0];
+      const auto& o0 = cv.ops[0];
       const i128 on = s(o0, 0), oc = s(o0, 1), oh = s(o0, 2), ow = s(o0, 3);
       i128 factor = 1;
       if (eu == 12 || eu == 13)
@@ -14320,40 +14373,39 @@ constexpr const reg_table* dma_table(family f, unsigned type) noexcept {
 
 /// Runs the converter of form T (short TIU forms' converters serve the long
 /// forms too, which the vendor leaves without one).
-template <const reg_table& T>
-constexpr converted convert_tiu_form(unsigned type, unsigned eu, bytes d) noexcept {
+template <const reg_table& T, class Cv>
+constexpr Cv convert_tiu_form(unsigned type, unsigned eu, bytes d) noexcept {
   switch (type) {
     case 0:
-      return conv_sconv<T>(d, eu);
+      return conv_sconv<T, Cv>(d, eu);
     case 1:
-      return conv_spord<T>(d, eu);
+      return conv_spord<T, Cv>(d, eu);
     case 2:
-      return eu >= 4 ? conv_smm2<T>(d, eu) : conv_smm<T>(d);
+      return eu >= 4 ? conv_smm2<T, Cv>(d, eu) : conv_smm<T, Cv>(d);
     case 3:
-      return conv_sar<T>(d, eu);
+      return conv_sar<T, Cv>(d, eu);
     case 4:
-      return conv_srqdq<T>(d, eu);
+      return conv_srqdq<T, Cv>(d, eu);
     case 5:
-      return conv_scw_sbc<T>(d, eu);
+      return conv_scw_sbc<T, Cv>(d, eu);
     case 6:
-      return eu >= 17 ? conv_ssgl<T>(d, eu) : conv_ssg<T>(d, eu);
+      return eu >= 17 ? conv_ssgl<T, Cv>(d, eu) : conv_ssg<T, Cv>(d, eu);
     case 9:
-      return conv_ssfu<T>(d, eu);
+      return conv_ssfu<T, Cv>(d, eu);
     case 10:
-      return conv_slin<T>(d, eu);
+      return conv_slin<T, Cv>(d, eu);
     case 13:
-      return conv_scmp<T>(d, eu);
+      return conv_scmp<T, Cv>(d, eu);
     case 14:
-      return conv_svc<T>(d);
+      return conv_svc<T, Cv>(d);
     default:
-      return converted{};  // SYS, SYS_TR_ACC, LAR, RAND: no operands
+      return Cv{};  // SYS, SYS_TR_ACC, LAR, RAND: no operands
   }
 }
 
-template <const reg_table& T>
-constexpr tiu_facts tiu_facts_of(unsigned type, unsigned eu, bytes d) noexcept {
-  tiu_facts t;
-  t.cv = convert_tiu_form<T>(type, eu, d);
+template <const reg_table& T, class Cv>
+constexpr tiu_facts<Cv> tiu_facts_of(unsigned type, unsigned eu, bytes d) noexcept {
+  tiu_facts<Cv> t{convert_tiu_form<T, Cv>(type, eu, d)};
   if (type == 2 && eu == 1) {  // MM: k and n from the registers, m = opd0_n
     std::uint64_t m = field<T, "opd0_n">(d);
     std::uint64_t k = field<T, "opd0_w">(d) * (field<T, "opd0_c">(d) - 1) + field<T, "opd0_w">(d);
@@ -14377,10 +14429,14 @@ constexpr tiu_facts tiu_facts_of(unsigned type, unsigned eu, bytes d) noexcept {
 }
 
 #define TPUPROF_AKS_FORM(ns, name) \
-  if (table == &ns::name) return tiu_facts_of<ns::name>(type, eu, d);
+  if (table == &ns::name) return fn.template operator()<ns::name>();
 
-/// Dispatch on the form (every form gets its own compile-time field offsets).
-inline tiu_facts tiu_facts_for(const reg_table* table, unsigned type, unsigned eu, bytes d) {
+/// Calls `fn.template operator()<T>()` with the TIU form `table` points to, so
+/// every form gets its own compile-time field offsets (and its own, well
+/// predicted, branches); `fallback()` for forms without operands (SYS,
+/// SYS_TR_ACC, LAR, RAND).
+template <class Fn, class Fallback>
+decltype(auto) with_tiu_form(const reg_table* table, Fn&& fn, Fallback&& fallback) {
   namespace R = regs::aks;
   namespace V = regs::aksv;
   TPUPROF_AKS_FORM(R, s_conv)
@@ -14427,9 +14483,16 @@ inline tiu_facts tiu_facts_for(const reg_table* table, unsigned type, unsigned e
   TPUPROF_AKS_FORM(V, s_lin)
   TPUPROF_AKS_FORM(V, s_cmp)
   TPUPROF_AKS_FORM(V, s_vc)
-  return tiu_facts{};  // SYS, SYS_TR_ACC, LAR, RAND
+  return fallback();
 }
 #undef TPUPROF_AKS_FORM
+
+template <class Cv>
+tiu_facts<Cv> tiu_facts_for(const reg_table* table, unsigned type, unsigned eu, bytes d) {
+  return with_tiu_form(
+      table, [&]<const reg_table & T>() { return tiu_facts_of<T, Cv>(type, eu, d); },
+      [] { return tiu_facts<Cv>{}; });
+}
 
 template <const reg_table& T>
 constexpr converted convert_dma_form(unsigned type, unsigned sf, bytes d) noexcept {
@@ -14512,6 +14575,17 @@ struct ops_result {
   float uarch_rate() const noexcept { return regs::detail::ops_ratio(alg, arch); }
 };
 
+namespace detail {
+template <class Cv>
+ops_result ops_of_facts(family f, unsigned type, unsigned eu, const tiu_facts<Cv>& facts) {
+  ops_result r;
+  r.alg = tiu_ops(f, type, eu, facts, false);
+  r.arch = tiu_ops(f, type, eu, facts, true);
+  r.status = facts.cv.supported && r.alg && r.arch ? decode_status::ok : decode_status::unsupported;
+  return r;
+}
+}  // namespace detail
+
 /// Ops of the TIU command at the start of `data` (its framed bytes; fields past
 /// the end read 0). Never reads past `data`; never throws.
 inline ops_result tiu_ops(family f, std::span<const std::byte> data) {
@@ -14523,11 +14597,8 @@ inline ops_result tiu_ops(family f, std::span<const std::byte> data) {
   const auto h = detail::read_header(engine::tiu, data);
   const reg_table* table = detail::tiu_table(f, h.type, h.eu, h.short_form);
   if (!table) return r;
-  const auto facts = detail::tiu_facts_for(table, h.type, h.eu, data);
-  r.alg = detail::tiu_ops(f, h.type, h.eu, facts, false);
-  r.arch = detail::tiu_ops(f, h.type, h.eu, facts, true);
-  r.status = facts.cv.supported && r.alg && r.arch ? decode_status::ok : decode_status::unsupported;
-  return r;
+  return detail::ops_of_facts(f, h.type, h.eu,
+                              detail::tiu_facts_for<detail::op_summary>(table, h.type, h.eu, data));
 }
 
 /// Decodes one command at the start of `data` (`eng` = tiu, gdma or sdma) into
@@ -14552,9 +14623,9 @@ inline decode_status decode(family f, engine eng, std::span<const std::byte> dat
       static_cast<std::uint32_t>(data.size() < table->bytes() ? data.size() : table->bytes());
   const reg_view rv(table, data.first(out.length));
   out.dep_id = static_cast<std::uint32_t>(rv.get("cmd_id_dep") & 0xFFFFF);
-  detail::tiu_facts facts;
+  detail::tiu_facts<> facts;
   if (tiu)
-    facts = detail::tiu_facts_for(table, h.type, h.eu, data);
+    facts = detail::tiu_facts_for<detail::converted>(table, h.type, h.eu, data);
   else
     facts.cv = detail::dma_convert_for(table, h.type, h.eu, data);
   const auto& cv = facts.cv;

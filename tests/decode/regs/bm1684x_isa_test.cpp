@@ -1,4 +1,7 @@
+#include <array>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -60,6 +63,28 @@ TEST_CASE("read_bits reads LSB-first across bytes and stops at the end") {
   CHECK(R::read_bits(b, 0, 24) == 0xAA0FF0);
   CHECK(R::read_bits(b, 20, 16) == 0xA);  // bits past the end read as 0
   CHECK(R::read_bits(b, 100, 8) == 0);
+}
+
+TEST_CASE("read_bits: the 8-byte-load path equals a bit-by-bit reading everywhere") {
+  // Every start bit and width over a 24-byte buffer: fields inside the last 8
+  // bytes, wider than 57 bits and running past the end take the byte loop.
+  std::vector<std::byte> b(24);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<std::byte>(i * 37 + 11);
+  unsigned fields = 0;
+  for (unsigned lo = 0; lo < 8 * 24 + 9; ++lo)
+    for (unsigned w = 1; w <= 64; ++w) {
+      std::uint64_t want = 0;
+      for (unsigned k = 0; k < w; ++k) {
+        const unsigned bit = lo + k;
+        if (bit / 8 < b.size())
+          want |= std::uint64_t{(std::to_integer<unsigned>(b[bit / 8]) >> (bit % 8)) & 1u} << k;
+      }
+      CHECK(R::read_bits(b, lo, w) == want);
+      ++fields;
+    }
+  CHECK(fields == (8 * 24 + 9) * 64);
+  static_assert(R::read_bits(std::array<std::byte, 9>{std::byte{0xF0}, std::byte{0x0F}}, 4, 8) ==
+                0xFF);  // constant evaluation takes the byte loop
 }
 
 TEST_CASE("malformed descriptors decode to a status, never a crash") {

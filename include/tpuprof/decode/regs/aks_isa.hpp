@@ -178,6 +178,34 @@ struct converted {
   }
 };
 
+/// What the ops formulas read of a conversion (operands 0-2 and result 0:
+/// type, constness, shape), filled by the same converters as `converted`.
+/// Inlined, the converters then drop every register read it does not keep
+/// (strides, addresses, layouts): ~4x cheaper when only ops are wanted.
+struct op_summary {
+  struct part {
+    dtype type = dtype::unknown;
+    bool is_const = false;
+    std::uint8_t rank = 0;
+    std::array<std::uint64_t, 4> shape{};
+    constexpr part() = default;
+    constexpr explicit part(const opd& o) noexcept
+        : type(o.type), is_const(o.is_const), rank(o.rank), shape(o.shape) {}
+  };
+  std::array<part, 3> ops{};
+  std::array<part, 1> res{};
+  unsigned nops = 0, nres = 0;  ///< counted as `converted` counts them
+  bool supported = true;
+  constexpr void add_op(const opd& o) noexcept {
+    if (nops < ops.size()) ops[nops] = part(o);
+    if (nops < 6) ++nops;
+  }
+  constexpr void add_res(const opd& o) noexcept {
+    if (nres < res.size()) res[nres] = part(o);
+    if (nres < 2) ++nres;
+  }
+};
+
 using bytes = std::span<const std::byte>;
 
 /// Field F of form T, or G when the form names it so (AKSV renames a few).
@@ -230,9 +258,9 @@ constexpr std::uint64_t res0_n(bytes d) noexcept {
 
 // ---------------------------------------------------------------- TIU converters
 
-template <const reg_table& T>
-constexpr converted conv_sconv(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_sconv(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = res0_n<T>(d), c = field<T, "res0_c">(d);
   const auto prec0 = field<T, "opt_opd0_prec">(d), sign0 = field<T, "opt_opd0_sign">(d);
   const auto sign1 = field<T, "opt_opd1_sign">(d), sign2 = field<T, "opt_opd2_sign">(d);
@@ -291,9 +319,9 @@ constexpr converted conv_sconv(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_smm(bytes d) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_smm(bytes d) noexcept {
+  Cv cv;
   std::uint64_t lrow = field<T, "opd0_n">(d);
   std::uint64_t lcol = field<T, "opd0_w">(d) * (field<T, "opd0_c">(d) - 1) + field<T, "opd1_w">(d);
   const std::uint64_t rcol = field<T, "res0_c">(d) * field<T, "res0_w">(d);
@@ -332,9 +360,9 @@ constexpr converted conv_smm(bytes d) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_smm2(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_smm2(bytes d, unsigned eu) noexcept {
+  Cv cv;
   std::uint64_t lrow = field<T, "res0_c">(d), lcol = field<T, "opd1_c">(d);
   if (eu == 5) {
     lcol = field<T, "opd1_w">(d);
@@ -383,9 +411,9 @@ constexpr converted conv_smm2(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_scmp(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_scmp(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const dtype t0 = dtype_from_prec(field<T, "opt_opd0_prec">(d), field<T, "opt_opd0_sign">(d));
@@ -424,9 +452,9 @@ constexpr converted conv_scmp(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_ssfu(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_ssfu(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   opd o0;
@@ -454,9 +482,9 @@ constexpr converted conv_ssfu(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_slin(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_slin(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const dtype t = dtype_from_prec(field<T, "opt_res0_prec">(d), 1);
@@ -483,9 +511,9 @@ constexpr converted conv_slin(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_svc(bytes d) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_svc(bytes d) noexcept {
+  Cv cv;
   const auto c0 = field<T, "opd0_c">(d), w0 = field<T, "opd0_w">(d);
   const auto rows = (c0 - 1) * w0 + field<T, "opd1_w">(d);
   opd o0;
@@ -516,9 +544,9 @@ constexpr void restore_org_shape(opd& o) noexcept {
     if (o.stride[i] == 0) o.shape[i] = 1;
 }
 
-template <const reg_table& T>
-constexpr converted conv_sar(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_sar(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const auto s0 = field<T, "opt_opd0_sign">(d), s1 = field<T, "opt_opd1_sign">(d);
@@ -559,9 +587,9 @@ constexpr converted conv_sar(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_spord(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_spord(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const auto prec0 = field<T, "opt_opd0_prec">(d), s0 = field<T, "opt_opd0_sign">(d);
@@ -615,9 +643,9 @@ constexpr converted conv_spord(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_scw_sbc(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_scw_sbc(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const dtype t = dtype_from_code(field<T, "opt_res0_prec">(d));
@@ -646,9 +674,9 @@ constexpr converted conv_scw_sbc(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_srqdq(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_srqdq(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   opd o0;
@@ -724,9 +752,9 @@ constexpr converted conv_srqdq(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_ssg(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_ssg(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const auto str0 = field<T, "short_opd0_str">(d);
@@ -795,9 +823,9 @@ constexpr converted conv_ssg(bytes d, unsigned eu) noexcept {
   return cv;
 }
 
-template <const reg_table& T>
-constexpr converted conv_ssgl(bytes d, unsigned eu) noexcept {
-  converted cv;
+template <const reg_table& T, class Cv = converted>
+constexpr Cv conv_ssgl(bytes d, unsigned eu) noexcept {
+  Cv cv;
   const auto n = field<T, "res0_n">(d), c = field<T, "res0_c">(d), h = field<T, "res0_h">(d),
              w = field<T, "res0_w">(d);
   const dtype t = dtype_from_code(field<T, "opt_res0_prec">(d));
@@ -1205,9 +1233,11 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
 
 // ---------------------------------------------------------------- ops (opdef.py)
 
-/// Converted operands plus the register scalars the ops formulas read.
+/// Converted operands (`converted` or `op_summary`) plus the register scalars
+/// the ops formulas read.
+template <class Cv = converted>
 struct tiu_facts {
-  converted cv;
+  Cv cv;
   std::uint64_t kh = 0, kw = 0;  ///< kernel (MM: k and n; MM2: opd1_w and opd1_c)
   std::uint64_t aux = 0;         ///< MM: m; SFU: opd1_n (table length)
   std::uint64_t rc = 0, rw = 0;  ///< res0_c, res0_w (MM, MM2)
@@ -1215,9 +1245,10 @@ struct tiu_facts {
 
 /// Alg (arch = false) or arch ops of a TIU command (opdef.py); nullopt where
 /// the vendor raises or has no value.
-inline std::optional<std::int64_t> tiu_ops(family f, unsigned type, unsigned eu,
-                                           const tiu_facts& tf, bool arch) {
-  const converted& cv = tf.cv;
+template <class Cv>
+std::optional<std::int64_t> tiu_ops(family f, unsigned type, unsigned eu, const tiu_facts<Cv>& tf,
+                                    bool arch) {
+  const Cv& cv = tf.cv;
   switch (type) {
     case 12:
     case 15:
@@ -1232,8 +1263,8 @@ inline std::optional<std::int64_t> tiu_ops(family f, unsigned type, unsigned eu,
       break;
   }
   if (!cv.supported || cv.nres == 0) return std::nullopt;
-  const opd& res = cv.res[0];
-  auto s = [](const opd& t, unsigned i) -> i128 {
+  const auto& res = cv.res[0];
+  auto s = [](const auto& t, unsigned i) -> i128 {
     return i < t.rank ? static_cast<i128>(t.shape[i]) : 0;
   };
   const i128 n = s(res, 0), c = s(res, 1), h = s(res, 2), w = s(res, 3);
@@ -1344,7 +1375,7 @@ inline std::optional<std::int64_t> tiu_ops(family f, unsigned type, unsigned eu,
       break;
     }
     case 9: {  // SFU: shape of operand 0
-      const opd& o0 = cv.ops[0];
+      const auto& o0 = cv.ops[0];
       const i128 on = s(o0, 0), oc = s(o0, 1), oh = s(o0, 2), ow = s(o0, 3);
       i128 factor = 1;
       if (eu == 12 || eu == 13)
@@ -1530,40 +1561,39 @@ constexpr const reg_table* dma_table(family f, unsigned type) noexcept {
 
 /// Runs the converter of form T (short TIU forms' converters serve the long
 /// forms too, which the vendor leaves without one).
-template <const reg_table& T>
-constexpr converted convert_tiu_form(unsigned type, unsigned eu, bytes d) noexcept {
+template <const reg_table& T, class Cv>
+constexpr Cv convert_tiu_form(unsigned type, unsigned eu, bytes d) noexcept {
   switch (type) {
     case 0:
-      return conv_sconv<T>(d, eu);
+      return conv_sconv<T, Cv>(d, eu);
     case 1:
-      return conv_spord<T>(d, eu);
+      return conv_spord<T, Cv>(d, eu);
     case 2:
-      return eu >= 4 ? conv_smm2<T>(d, eu) : conv_smm<T>(d);
+      return eu >= 4 ? conv_smm2<T, Cv>(d, eu) : conv_smm<T, Cv>(d);
     case 3:
-      return conv_sar<T>(d, eu);
+      return conv_sar<T, Cv>(d, eu);
     case 4:
-      return conv_srqdq<T>(d, eu);
+      return conv_srqdq<T, Cv>(d, eu);
     case 5:
-      return conv_scw_sbc<T>(d, eu);
+      return conv_scw_sbc<T, Cv>(d, eu);
     case 6:
-      return eu >= 17 ? conv_ssgl<T>(d, eu) : conv_ssg<T>(d, eu);
+      return eu >= 17 ? conv_ssgl<T, Cv>(d, eu) : conv_ssg<T, Cv>(d, eu);
     case 9:
-      return conv_ssfu<T>(d, eu);
+      return conv_ssfu<T, Cv>(d, eu);
     case 10:
-      return conv_slin<T>(d, eu);
+      return conv_slin<T, Cv>(d, eu);
     case 13:
-      return conv_scmp<T>(d, eu);
+      return conv_scmp<T, Cv>(d, eu);
     case 14:
-      return conv_svc<T>(d);
+      return conv_svc<T, Cv>(d);
     default:
-      return converted{};  // SYS, SYS_TR_ACC, LAR, RAND: no operands
+      return Cv{};  // SYS, SYS_TR_ACC, LAR, RAND: no operands
   }
 }
 
-template <const reg_table& T>
-constexpr tiu_facts tiu_facts_of(unsigned type, unsigned eu, bytes d) noexcept {
-  tiu_facts t;
-  t.cv = convert_tiu_form<T>(type, eu, d);
+template <const reg_table& T, class Cv>
+constexpr tiu_facts<Cv> tiu_facts_of(unsigned type, unsigned eu, bytes d) noexcept {
+  tiu_facts<Cv> t{convert_tiu_form<T, Cv>(type, eu, d)};
   if (type == 2 && eu == 1) {  // MM: k and n from the registers, m = opd0_n
     std::uint64_t m = field<T, "opd0_n">(d);
     std::uint64_t k = field<T, "opd0_w">(d) * (field<T, "opd0_c">(d) - 1) + field<T, "opd0_w">(d);
@@ -1587,10 +1617,14 @@ constexpr tiu_facts tiu_facts_of(unsigned type, unsigned eu, bytes d) noexcept {
 }
 
 #define TPUPROF_AKS_FORM(ns, name) \
-  if (table == &ns::name) return tiu_facts_of<ns::name>(type, eu, d);
+  if (table == &ns::name) return fn.template operator()<ns::name>();
 
-/// Dispatch on the form (every form gets its own compile-time field offsets).
-inline tiu_facts tiu_facts_for(const reg_table* table, unsigned type, unsigned eu, bytes d) {
+/// Calls `fn.template operator()<T>()` with the TIU form `table` points to, so
+/// every form gets its own compile-time field offsets (and its own, well
+/// predicted, branches); `fallback()` for forms without operands (SYS,
+/// SYS_TR_ACC, LAR, RAND).
+template <class Fn, class Fallback>
+decltype(auto) with_tiu_form(const reg_table* table, Fn&& fn, Fallback&& fallback) {
   namespace R = regs::aks;
   namespace V = regs::aksv;
   TPUPROF_AKS_FORM(R, s_conv)
@@ -1637,9 +1671,16 @@ inline tiu_facts tiu_facts_for(const reg_table* table, unsigned type, unsigned e
   TPUPROF_AKS_FORM(V, s_lin)
   TPUPROF_AKS_FORM(V, s_cmp)
   TPUPROF_AKS_FORM(V, s_vc)
-  return tiu_facts{};  // SYS, SYS_TR_ACC, LAR, RAND
+  return fallback();
 }
 #undef TPUPROF_AKS_FORM
+
+template <class Cv>
+tiu_facts<Cv> tiu_facts_for(const reg_table* table, unsigned type, unsigned eu, bytes d) {
+  return with_tiu_form(
+      table, [&]<const reg_table & T>() { return tiu_facts_of<T, Cv>(type, eu, d); },
+      [] { return tiu_facts<Cv>{}; });
+}
 
 template <const reg_table& T>
 constexpr converted convert_dma_form(unsigned type, unsigned sf, bytes d) noexcept {
@@ -1722,6 +1763,17 @@ struct ops_result {
   float uarch_rate() const noexcept { return regs::detail::ops_ratio(alg, arch); }
 };
 
+namespace detail {
+template <class Cv>
+ops_result ops_of_facts(family f, unsigned type, unsigned eu, const tiu_facts<Cv>& facts) {
+  ops_result r;
+  r.alg = tiu_ops(f, type, eu, facts, false);
+  r.arch = tiu_ops(f, type, eu, facts, true);
+  r.status = facts.cv.supported && r.alg && r.arch ? decode_status::ok : decode_status::unsupported;
+  return r;
+}
+}  // namespace detail
+
 /// Ops of the TIU command at the start of `data` (its framed bytes; fields past
 /// the end read 0). Never reads past `data`; never throws.
 inline ops_result tiu_ops(family f, std::span<const std::byte> data) {
@@ -1733,11 +1785,8 @@ inline ops_result tiu_ops(family f, std::span<const std::byte> data) {
   const auto h = detail::read_header(engine::tiu, data);
   const reg_table* table = detail::tiu_table(f, h.type, h.eu, h.short_form);
   if (!table) return r;
-  const auto facts = detail::tiu_facts_for(table, h.type, h.eu, data);
-  r.alg = detail::tiu_ops(f, h.type, h.eu, facts, false);
-  r.arch = detail::tiu_ops(f, h.type, h.eu, facts, true);
-  r.status = facts.cv.supported && r.alg && r.arch ? decode_status::ok : decode_status::unsupported;
-  return r;
+  return detail::ops_of_facts(f, h.type, h.eu,
+                              detail::tiu_facts_for<detail::op_summary>(table, h.type, h.eu, data));
 }
 
 /// Decodes one command at the start of `data` (`eng` = tiu, gdma or sdma) into
@@ -1762,9 +1811,9 @@ inline decode_status decode(family f, engine eng, std::span<const std::byte> dat
       static_cast<std::uint32_t>(data.size() < table->bytes() ? data.size() : table->bytes());
   const reg_view rv(table, data.first(out.length));
   out.dep_id = static_cast<std::uint32_t>(rv.get("cmd_id_dep") & 0xFFFFF);
-  detail::tiu_facts facts;
+  detail::tiu_facts<> facts;
   if (tiu)
-    facts = detail::tiu_facts_for(table, h.type, h.eu, data);
+    facts = detail::tiu_facts_for<detail::converted>(table, h.type, h.eu, data);
   else
     facts.cv = detail::dma_convert_for(table, h.type, h.eu, data);
   const auto& cv = facts.cv;
