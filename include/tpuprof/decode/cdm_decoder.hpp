@@ -308,15 +308,15 @@ class cdm_decoder {
     cd.file = std::string(f.file());
     cd.bytes = f;
     const auto blocks = read_blocks(f);
-    std::vector<dyn_extra_item> extra;
+    dyn_extra_items extra;
     for (const auto& b : blocks)
       if (b.type == block_type::dyn_extra) {
-        read_dyn_extra(b.content, extra, dg);
+        extra.add(b.content, dg);
         cd.has_extra = true;
       }
-    dyn_context ctx{&info_.names,      next_scope_,          Chip::cdma_port_count,
-                    Chip::dyn_engines, Chip::rvt_wrap_limit, Chip::kind};
-    std::size_t extra_idx = 0;
+    dyn_context ctx{
+        &info_.names,         &tags_,    next_scope_, Chip::cdma_port_count, Chip::dyn_engines,
+        Chip::rvt_wrap_limit, Chip::kind};
     cd.cmds.cdma.resize(Chip::cdma_port_count);
     // A complete capture has one command per PMU record: reserve that once so
     // the lists never grow (growing copies them and touches fresh memory
@@ -360,7 +360,7 @@ class cdm_decoder {
           break;
         case block_type::dyn_data:
           cd.has_dyn = true;
-          walk_dyn_data(b.content, ctx, extra, extra_idx, cd.cmds, dg);
+          walk_dyn_data(b.content, ctx, extra, cd.cmds, dg);
           break;
         case block_type::block_des_kv:
           read_des_kv(b.content, cd.kv, dg);
@@ -390,9 +390,9 @@ class cdm_decoder {
       }
     }
     next_scope_ = ctx.next_scope;
-    if (!extra.empty() && extra_idx < extra.size())
+    if (extra.consumed() < extra.size())
       dg.add(diag::unmatched_command, cd.file, decode_error::no_offset,
-             std::to_string(extra.size() - extra_idx) + " DYN_EXTRA items without a node");
+             std::to_string(extra.size() - extra.consumed()) + " DYN_EXTRA items without a node");
     for (int k = 0; k < 3; ++k)
       if (!cd.has_monitor[k])
         dg.add(diag::empty_block, cd.file, decode_error::no_offset,
@@ -723,14 +723,14 @@ class cdm_decoder {
         for (std::size_t i = 0; i < l.size(); ++i) {
           const rec r = load(l, i);
           emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core), out);
-          if (r.cmd && r.cmd->reg_at) attach_descriptor(cd, *r.cmd, events_[out]);
+          if (r.cmd && r.cmd->offset) attach_descriptor(cd, *r.cmd, events_[out]);
           ++out;
           const auto begin = static_cast<std::uint64_t>(r.start);
           sorted &= begin >= prev;  // prev starts at 0, below any u64
           prev = begin;
-          const cdm::command* tags = r.tags ? r.tags : r.cmd;
-          if (tags && (tags->func || tags->scope >= 0)) {
-            const span_src f{r.start, r.end, tags->scope, tags->batch, tags->func};
+          const dyn_tag& t = tag_of(r);
+          if (t.func || t.scope >= 0) {
+            const span_src f{r.start, r.end, t.scope, t.batch, t.func};
             runs_sorted = runs_sorted && (funcs.size() == runs[k] || !span_less(f, funcs.back()));
             funcs.push_back(f);
           }
@@ -872,6 +872,11 @@ class cdm_decoder {
     const cdm::command* tags;
     std::uint8_t flags;
   };
+  /// The DYN tags of a record: its DES reference's, else its command's.
+  const dyn_tag& tag_of(const rec& r) const noexcept {
+    const cdm::command* c = r.tags ? r.tags : r.cmd;
+    return tags_[c ? c->tag : 0];
+  }
   static rec load(const list& l, std::size_t i) noexcept {
     const pmu_ref x = l[i];
     return {
@@ -896,10 +901,9 @@ class cdm_decoder {
                              : (r.flags & pmu_ref::sys_wait) ? 2
                                                              : 0;
     const cdm::command* c = r.cmd;
-    if (const cdm::command* tags = r.tags ? r.tags : c) {
-      ev.function = tags->func;
-      ev.group = static_cast<std::uint16_t>(tags->scope < 0 ? 0 : tags->scope);
-    }
+    const dyn_tag& tg = tag_of(r);
+    ev.function = tg.func;
+    ev.group = static_cast<std::uint16_t>(tg.scope < 0 ? 0 : tg.scope);
     if (c)
       ev.set_flag(engine_event::flag_matched);
     else
@@ -1002,8 +1006,8 @@ class cdm_decoder {
       bits = dma_command_bits(c.tsk, Chip::kind);
     }
     const std::size_t len = bits / 8;
-    if (len == 0 || c.reg_at >= cd.bytes.size() || len > cd.bytes.size() - c.reg_at) return;
-    const auto d = cd.bytes.bytes().subspan(c.reg_at, len);
+    if (len == 0 || c.offset >= cd.bytes.size() || len > cd.bytes.size() - c.offset) return;
+    const auto d = cd.bytes.bytes().subspan(c.offset, len);
     if (opt_.keep_instructions) {
       regs::instruction ins;
       const auto st = regs::aks_isa::decode(isa_family, ev.engine, d, ins);
@@ -1061,6 +1065,7 @@ class cdm_decoder {
   static constexpr unsigned name_slot_bits = 8;
   std::vector<name_slot> name_slots_ = std::vector<name_slot>(std::size_t{1} << name_slot_bits);
   std::int32_t next_scope_ = 0;
+  std::vector<dyn_tag> tags_ = std::vector<dyn_tag>(1);  ///< command::tag -> tags; 0: none
   double tiu_mhz_ = 1000, dma_mhz_ = 1000;
   bool bmodel_ = false;
   std::int64_t tail_cycle_ = 0;

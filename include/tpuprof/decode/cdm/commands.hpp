@@ -16,34 +16,41 @@
 namespace tpuprof::cdm {
 
 /// One command of an engine's command list. Condensed nodes (DYN_DATA), DES
-/// references and register-decoded commands share this form. 40 bytes.
+/// references and register-decoded commands share this form. 24 bytes: a
+/// mode-1/2 session holds one per PMU record while matching, so the DYN tags
+/// live in a table (`tag`) and the flags in one byte.
 struct command {
   enum kind_t : std::uint8_t { node, des_ref, decoded };
   enum mode_t : std::uint8_t { mode_none, tdi, rvt, des };
 
   std::uint32_t id = 0;  ///< DYN counter (0-based) or decoded cmd_id (1-based)
-  kind_t kind = node;
-  mode_t mode = mode_none;
-  std::uint8_t tsk = 0;     ///< TIU tsk_typ / DMA, CDMA cmd_type
-  std::uint8_t eu = 0;      ///< TIU tsk_eu_typ / DMA, CDMA special function
-  std::uint16_t extra = 0;  ///< DYN extra_info
-  std::uint8_t port = 0;    ///< CDMA port
+  kind_t kind : 2 = node;
+  mode_t mode : 2 = mode_none;
   /// Decoded register fields (kind == decoded, or a node with mode-2 detail).
-  bool has_reg = false;
-  bool is_short = false;
+  bool has_reg : 1 = false;
+  bool is_short : 1 = false;
+  std::uint8_t tsk = 0;  ///< TIU tsk_typ / DMA, CDMA cmd_type
+  std::uint8_t eu = 0;   ///< TIU tsk_eu_typ / DMA, CDMA special function
+  std::uint8_t dtype = 0xFF;
+  std::uint16_t extra = 0;  ///< DYN extra_info
   mem_kind src = mem_kind::none;
   mem_kind dst = mem_kind::none;
-  std::uint8_t dtype = 0xFF;
-  /// Tags of the DYN stream: kernel function (interned), scope, batch.
-  name_id func = 0;
+  /// Kernel function, scope and batch of the DYN stream: an index into the
+  /// decoder's tag table (0 = none).
+  std::uint32_t tag = 0;
+  /// DES reference: the descriptor buffer key. Other kinds: offset of the
+  /// register image in its core file (0 = unknown), so ops and operands can be
+  /// computed for the events that keep it.
+  std::uint32_t offset = 0;
+  std::uint32_t cmd_num = 0;  ///< DES reference: command count
+};
+static_assert(sizeof(command) == 24);
+
+/// The DYN stream's tags of a command (command::tag indexes a table of them).
+struct dyn_tag {
+  name_id func = 0;  ///< kernel function (interned), 0 = none
   std::int32_t scope = -1;
   std::int32_t batch = -1;
-  /// DES reference: descriptor buffer key and command count.
-  std::uint32_t offset = 0;
-  std::uint32_t cmd_num = 0;
-  /// Register-decoded commands: offset of the descriptor in its core file (0 =
-  /// unknown), so ops and operands can be computed for the events that keep it.
-  std::uint32_t reg_at = 0;
 };
 
 /// Which command encoding a buffer holds.
@@ -408,7 +415,7 @@ inline std::size_t decode_command(const io::byte_reader& buf, std::size_t off, c
     return 0;
   }
   if (const std::uint64_t at = buf.base() + off; at > 0 && at <= 0xFFFFFFFFu)
-    c.reg_at = static_cast<std::uint32_t>(at);
+    c.offset = static_cast<std::uint32_t>(at);
   if (eng == cmd_engine::dma) {
     if (c.tsk == dma_sys_code) {
       c.src = c.dst = mem_kind::ddr;  // no address fields: tags read 0

@@ -26,39 +26,73 @@ struct dyn_extra_item {
   io::byte_reader content;
 };
 
-/// Reads a DYN_EXTRA block ({u32 profile_id, u32 type, u32 length, bytes}...).
-/// An incomplete trailing item is reported and ignored, as the vendor does.
-inline void read_dyn_extra(const io::byte_reader& blk, std::vector<dyn_extra_item>& out,
-                           decode_diagnostics& dg) {
-  // Count the whole items first: one allocation instead of a growing vector.
-  // Every read below is after a check that 12 header bytes are there.
-  const std::byte* p = blk.bytes().data();
-  std::size_t n = 0;
-  for (std::size_t off = 0; blk.size() - off >= 12;) {
-    const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
-    if (len > blk.size() - off - 12) break;
-    ++n;
-    off += 12 + len;
-  }
-  out.reserve(out.size() + n);
-  std::size_t off = 0;
-  while (off < blk.size()) {
-    if (blk.size() - off < 12) {
-      dg.add(diag::truncated_tail, blk.file(), blk.base() + off, "DYN_EXTRA item header cut");
-      return;
+/// The DYN_EXTRA items of one core file ({u32 profile_id, u32 type, u32
+/// length, bytes}... per block), handed out in file order without being
+/// materialised (a mode-2 session has one per command: a vector of them was
+/// 48 bytes per event of fresh memory). add() checks a block's framing once;
+/// next() then walks the valid items with plain loads.
+class dyn_extra_items {
+ public:
+  /// Adds a block. An incomplete trailing item is reported and ignored, as the
+  /// vendor does.
+  void add(const io::byte_reader& blk, decode_diagnostics& dg) {
+    const std::byte* p = blk.bytes().data();
+    std::size_t off = 0, n = 0;
+    while (off < blk.size()) {
+      if (blk.size() - off < 12) {
+        dg.add(diag::truncated_tail, blk.file(), blk.base() + off, "DYN_EXTRA item header cut");
+        break;
+      }
+      const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
+      if (len > blk.size() - off - 12) {
+        dg.add(diag::truncated_tail, blk.file(), blk.base() + off,
+               "DYN_EXTRA item longer than its block");
+        break;
+      }
+      ++n;
+      off += 12 + len;
     }
-    const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
-    if (len > blk.size() - off - 12) {
-      dg.add(diag::truncated_tail, blk.file(), blk.base() + off,
-             "DYN_EXTRA item longer than its block");
-      return;
-    }
-    out.push_back(
-        {io::load_le<std::uint32_t>(p + off), io::load_le<std::uint32_t>(p + off + 4),
-         io::byte_reader(blk.bytes().subspan(off + 12, len), blk.file(), blk.base() + off + 12)});
-    off += 12 + len;
+    if (n == 0) return;
+    blocks_.push_back({blk.sub(0, off), n});
+    total_ += n;
   }
-}
+  /// Items added, and items handed out by next().
+  std::size_t size() const noexcept { return total_; }
+  std::size_t consumed() const noexcept { return consumed_; }
+  bool empty() const noexcept { return total_ == 0; }
+
+  /// The next item in file order; false when all were handed out.
+  bool next(dyn_extra_item& out) {
+    while (block_ < blocks_.size() && left_in_block() == 0) {
+      ++block_;
+      off_ = 0;
+      taken_ = 0;
+    }
+    if (block_ == blocks_.size()) return false;
+    const io::byte_reader& blk = blocks_[block_].bytes;
+    const std::byte* p = blk.bytes().data() + off_;  // framing checked by add()
+    const std::uint32_t len = io::load_le<std::uint32_t>(p + 8);
+    out.profile_id = io::load_le<std::uint32_t>(p);
+    out.type = io::load_le<std::uint32_t>(p + 4);
+    out.content =
+        io::byte_reader(blk.bytes().subspan(off_ + 12, len), blk.file(), blk.base() + off_ + 12);
+    off_ += 12 + std::size_t{len};
+    ++taken_;
+    ++consumed_;
+    return true;
+  }
+
+ private:
+  struct block {
+    io::byte_reader bytes;  ///< the whole items of the block
+    std::size_t items = 0;
+  };
+  std::size_t left_in_block() const noexcept { return blocks_[block_].items - taken_; }
+
+  std::vector<block> blocks_;
+  std::size_t total_ = 0, consumed_ = 0;
+  std::size_t block_ = 0, off_ = 0, taken_ = 0;
+};
 
 /// Descriptor buffers of BLOCK_DES_KV blocks, keyed by (device offset, cmd_num).
 using des_kv_map = std::map<std::pair<std::uint32_t, std::uint32_t>, io::byte_reader>;
@@ -112,6 +146,8 @@ inline std::string sanitize_utf8(std::string_view s) {
 /// State carried across the DYN_DATA blocks of all core files.
 struct dyn_context {
   name_table* names = nullptr;  ///< kernel-function names are interned here
+  /// command::tag values index this table; it must start with the empty tag.
+  std::vector<dyn_tag>* tags = nullptr;
   std::int32_t next_scope = 0;  ///< func_scope_id counter (global across files)
   unsigned cdma_ports = 0;
   dyn_engine_ids engines;
@@ -122,10 +158,9 @@ struct dyn_context {
 /// Walks one DYN_DATA block, appending commands to `out`. Mode-2 detail comes
 /// from `extra` (all DYN_EXTRA items of the file, in order, whatever the block
 /// order: the vendor only attaches them when DYN_EXTRA precedes DYN_DATA,
-/// defect B.3), consumed from `extra_idx`. Unknown record types and engines are
+/// defect B.3), one per non-RVT node. Unknown record types and engines are
 /// counted and skipped (the vendor raises).
-inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
-                          const std::vector<dyn_extra_item>& extra, std::size_t& extra_idx,
+inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx, dyn_extra_items& extra,
                           dyn_lists& out, decode_diagnostics& dg) {
   const std::size_t nwords = blk.size() / 4;
   if (blk.size() % 4)
@@ -134,13 +169,24 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
   if (out.cdma.size() < ctx.cdma_ports) out.cdma.resize(ctx.cdma_ports);
   std::uint32_t tiu = 0, gdma = 0, sdma = 0;
   std::vector<std::uint32_t> cdma(ctx.cdma_ports, 0);
-  std::int32_t batch = -1, scope = -1;
-  name_id func = 0;
+  // Tags change at FUNC / FUNC_END / BATCH_IDX only: a new table entry is
+  // made for the first command after a change.
+  dyn_tag cur;
+  std::uint32_t cur_tag = 0;
+  bool tag_changed = false;
+  auto retag = [&] { tag_changed = true; };
   const auto& E = ctx.engines;
   auto tag = [&](command& c) {
-    c.batch = batch;
-    c.func = func;
-    c.scope = scope;
+    if (tag_changed) {
+      tag_changed = false;
+      if (cur.func == 0 && cur.scope < 0 && cur.batch < 0) {
+        cur_tag = 0;
+      } else {
+        cur_tag = static_cast<std::uint32_t>(ctx.tags->size());
+        ctx.tags->push_back(cur);
+      }
+    }
+    c.tag = cur_tag;
   };
   const std::byte* word_bytes = blk.bytes().data();  // i < nwords: in bounds
   auto word = [&](std::size_t i) {
@@ -163,10 +209,11 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
         tag(c);
         const int eng = w.engine();
         // One DYN_EXTRA item per non-RVT node of any engine.
+        dyn_extra_item item;
         const dyn_extra_item* detail = nullptr;
         if (!extra.empty() && !rvt) {
-          if (extra_idx < extra.size())
-            detail = &extra[extra_idx++];
+          if (extra.next(item))
+            detail = &item;
           else
             dg.add(diag::unmatched_command, blk.file(), at, "node without DYN_EXTRA item");
         }
@@ -216,7 +263,6 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
             dg.add(diag::unknown_enum, blk.file(), at, "CDMA node names a port out of range");
             break;
           }
-          c.port = static_cast<std::uint8_t>(port);
           c.id = cdma[port]++;
           out.cdma[port].push_back(c);  // CDMA detail is never used (vendor: engine 4)
         } else if (eng == E.hau) {
@@ -252,17 +298,20 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
           dg.add(diag::truncated_tail, blk.file(), at, "function name runs past DYN_DATA");
         std::string_view raw(reinterpret_cast<const char*>(blk.bytes().data()) + (i + 1) * 4,
                              std::min<std::size_t>(len, take * 4));
-        func = ctx.names->intern(sanitize_utf8(raw));
-        scope = ctx.next_scope++;
+        cur.func = ctx.names->intern(sanitize_utf8(raw));
+        cur.scope = ctx.next_scope++;
+        retag();
         i += take;
         break;
       }
       case dyn_type::func_end:
-        func = 0;
-        scope = -1;
+        cur.func = 0;
+        cur.scope = -1;
+        retag();
         break;
       case dyn_type::batch_idx:
-        batch = static_cast<std::int32_t>(w.packed());
+        cur.batch = static_cast<std::int32_t>(w.packed());
+        retag();
         break;
       case dyn_type::des_tiu:
       case dyn_type::des_gdma:
@@ -295,7 +344,6 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
             dg.add(diag::unknown_enum, blk.file(), at, "DES_CDMA names a port out of range");
             break;
           }
-          c.port = static_cast<std::uint8_t>(port);
           out.cdma[port].push_back(c);
         }
         break;
