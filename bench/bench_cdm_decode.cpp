@@ -1,7 +1,7 @@
 // Decode + match + normalize throughput of the cdm decoder on a default-size AKS
 // session: 8 cores x 131072 PMU records per engine (TIU, GDMA, SDMA), modes
-// 0, 1 and 2, generated in memory once. Rates: use CPU time (items_per_second
-// is from real time because of UseRealTime()).
+// 0, 1 and 2 (mode 2 also with cdm_options::uarch off), generated in memory once. Rates: use CPU
+// time (items_per_second is from real time because of UseRealTime()).
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -45,6 +45,8 @@ std::size_t status_kib(const char* key) {
 
 void bm_cdm_decode(benchmark::State& state) {
   const auto& gen = session(static_cast<unsigned>(state.range(0)));
+  tpuprof::cdm::cdm_options opt;
+  opt.uarch = state.range(1) != 0;
   auto files = tpuprof::synth::as_dump_files(gen);
   std::size_t input = 0;
   for (const auto& [n, b] : gen.files) input += b.size();
@@ -59,7 +61,7 @@ void bm_cdm_decode(benchmark::State& state) {
     const std::size_t before = status_kib("VmRSS:");
     std::size_t peak = 0;
     {
-      tpuprof::cdm::cdm_decoder<tpuprof::chips::aks> d(files);
+      tpuprof::cdm::cdm_decoder<tpuprof::chips::aks> d(files, opt);
       peak = status_kib("VmHWM:");
       benchmark::DoNotOptimize(d.events().data());
     }
@@ -67,7 +69,7 @@ void bm_cdm_decode(benchmark::State& state) {
   }
   std::size_t events = 0, spans = 0, bytes = 0;
   for (auto _ : state) {
-    tpuprof::cdm::cdm_decoder<tpuprof::chips::aks> d(files);
+    tpuprof::cdm::cdm_decoder<tpuprof::chips::aks> d(files, opt);
     events = d.events().size();
     spans = d.spans().size();
     bytes = d.events().capacity() * sizeof(tpuprof::engine_event) +
@@ -87,5 +89,14 @@ void bm_cdm_decode(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(bm_cdm_decode)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+// mode 0/1/2 with uArch rates (the default); mode 2 also without them (only
+// mode 2 has register images to compute them from).
+BENCHMARK(bm_cdm_decode)
+    ->ArgNames({"mode", "uarch"})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Args({2, 1})
+    ->Args({2, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_MAIN();

@@ -11177,34 +11177,41 @@ inline std::vector<block> read_blocks(const io::byte_reader& file) {
 namespace tpuprof::cdm {
 
 /// One command of an engine's command list. Condensed nodes (DYN_DATA), DES
-/// references and register-decoded commands share this form. 40 bytes.
+/// references and register-decoded commands share this form. 24 bytes: a
+/// mode-1/2 session holds one per PMU record while matching, so the DYN tags
+/// live in a table (`tag`) and the flags in one byte.
 struct command {
   enum kind_t : std::uint8_t { node, des_ref, decoded };
   enum mode_t : std::uint8_t { mode_none, tdi, rvt, des };
 
   std::uint32_t id = 0;  ///< DYN counter (0-based) or decoded cmd_id (1-based)
-  kind_t kind = node;
-  mode_t mode = mode_none;
-  std::uint8_t tsk = 0;     ///< TIU tsk_typ / DMA, CDMA cmd_type
-  std::uint8_t eu = 0;      ///< TIU tsk_eu_typ / DMA, CDMA special function
-  std::uint16_t extra = 0;  ///< DYN extra_info
-  std::uint8_t port = 0;    ///< CDMA port
+  kind_t kind : 2 = node;
+  mode_t mode : 2 = mode_none;
   /// Decoded register fields (kind == decoded, or a node with mode-2 detail).
-  bool has_reg = false;
-  bool is_short = false;
+  bool has_reg : 1 = false;
+  bool is_short : 1 = false;
+  std::uint8_t tsk = 0;  ///< TIU tsk_typ / DMA, CDMA cmd_type
+  std::uint8_t eu = 0;   ///< TIU tsk_eu_typ / DMA, CDMA special function
+  std::uint8_t dtype = 0xFF;
+  std::uint16_t extra = 0;  ///< DYN extra_info
   mem_kind src = mem_kind::none;
   mem_kind dst = mem_kind::none;
-  std::uint8_t dtype = 0xFF;
-  /// Tags of the DYN stream: kernel function (interned), scope, batch.
-  name_id func = 0;
+  /// Kernel function, scope and batch of the DYN stream: an index into the
+  /// decoder's tag table (0 = none).
+  std::uint32_t tag = 0;
+  /// DES reference: the descriptor buffer key. Other kinds: offset of the
+  /// register image in its core file (0 = unknown), so ops and operands can be
+  /// computed for the events that keep it.
+  std::uint32_t offset = 0;
+  std::uint32_t cmd_num = 0;  ///< DES reference: command count
+};
+static_assert(sizeof(command) == 24);
+
+/// The DYN stream's tags of a command (command::tag indexes a table of them).
+struct dyn_tag {
+  name_id func = 0;  ///< kernel function (interned), 0 = none
   std::int32_t scope = -1;
   std::int32_t batch = -1;
-  /// DES reference: descriptor buffer key and command count.
-  std::uint32_t offset = 0;
-  std::uint32_t cmd_num = 0;
-  /// Register-decoded commands: offset of the descriptor in its core file (0 =
-  /// unknown), so ops and operands can be computed for the events that keep it.
-  std::uint32_t reg_at = 0;
 };
 
 /// Which command encoding a buffer holds.
@@ -11569,7 +11576,7 @@ inline std::size_t decode_command(const io::byte_reader& buf, std::size_t off, c
     return 0;
   }
   if (const std::uint64_t at = buf.base() + off; at > 0 && at <= 0xFFFFFFFFu)
-    c.reg_at = static_cast<std::uint32_t>(at);
+    c.offset = static_cast<std::uint32_t>(at);
   if (eng == cmd_engine::dma) {
     if (c.tsk == dma_sys_code) {
       c.src = c.dst = mem_kind::ddr;  // no address fields: tags read 0
@@ -11636,39 +11643,73 @@ struct dyn_extra_item {
   io::byte_reader content;
 };
 
-/// Reads a DYN_EXTRA block ({u32 profile_id, u32 type, u32 length, bytes}...).
-/// An incomplete trailing item is reported and ignored, as the vendor does.
-inline void read_dyn_extra(const io::byte_reader& blk, std::vector<dyn_extra_item>& out,
-                           decode_diagnostics& dg) {
-  // Count the whole items first: one allocation instead of a growing vector.
-  // Every read below is after a check that 12 header bytes are there.
-  const std::byte* p = blk.bytes().data();
-  std::size_t n = 0;
-  for (std::size_t off = 0; blk.size() - off >= 12;) {
-    const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
-    if (len > blk.size() - off - 12) break;
-    ++n;
-    off += 12 + len;
-  }
-  out.reserve(out.size() + n);
-  std::size_t off = 0;
-  while (off < blk.size()) {
-    if (blk.size() - off < 12) {
-      dg.add(diag::truncated_tail, blk.file(), blk.base() + off, "DYN_EXTRA item header cut");
-      return;
+/// The DYN_EXTRA items of one core file ({u32 profile_id, u32 type, u32
+/// length, bytes}... per block), handed out in file order without being
+/// materialised (a mode-2 session has one per command: a vector of them was
+/// 48 bytes per event of fresh memory). add() checks a block's framing once;
+/// next() then walks the valid items with plain loads.
+class dyn_extra_items {
+ public:
+  /// Adds a block. An incomplete trailing item is reported and ignored, as the
+  /// vendor does.
+  void add(const io::byte_reader& blk, decode_diagnostics& dg) {
+    const std::byte* p = blk.bytes().data();
+    std::size_t off = 0, n = 0;
+    while (off < blk.size()) {
+      if (blk.size() - off < 12) {
+        dg.add(diag::truncated_tail, blk.file(), blk.base() + off, "DYN_EXTRA item header cut");
+        break;
+      }
+      const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
+      if (len > blk.size() - off - 12) {
+        dg.add(diag::truncated_tail, blk.file(), blk.base() + off,
+               "DYN_EXTRA item longer than its block");
+        break;
+      }
+      ++n;
+      off += 12 + len;
     }
-    const std::uint32_t len = io::load_le<std::uint32_t>(p + off + 8);
-    if (len > blk.size() - off - 12) {
-      dg.add(diag::truncated_tail, blk.file(), blk.base() + off,
-             "DYN_EXTRA item longer than its block");
-      return;
-    }
-    out.push_back(
-        {io::load_le<std::uint32_t>(p + off), io::load_le<std::uint32_t>(p + off + 4),
-         io::byte_reader(blk.bytes().subspan(off + 12, len), blk.file(), blk.base() + off + 12)});
-    off += 12 + len;
+    if (n == 0) return;
+    blocks_.push_back({blk.sub(0, off), n});
+    total_ += n;
   }
-}
+  /// Items added, and items handed out by next().
+  std::size_t size() const noexcept { return total_; }
+  std::size_t consumed() const noexcept { return consumed_; }
+  bool empty() const noexcept { return total_ == 0; }
+
+  /// The next item in file order; false when all were handed out.
+  bool next(dyn_extra_item& out) {
+    while (block_ < blocks_.size() && left_in_block() == 0) {
+      ++block_;
+      off_ = 0;
+      taken_ = 0;
+    }
+    if (block_ == blocks_.size()) return false;
+    const io::byte_reader& blk = blocks_[block_].bytes;
+    const std::byte* p = blk.bytes().data() + off_;  // framing checked by add()
+    const std::uint32_t len = io::load_le<std::uint32_t>(p + 8);
+    out.profile_id = io::load_le<std::uint32_t>(p);
+    out.type = io::load_le<std::uint32_t>(p + 4);
+    out.content =
+        io::byte_reader(blk.bytes().subspan(off_ + 12, len), blk.file(), blk.base() + off_ + 12);
+    off_ += 12 + std::size_t{len};
+    ++taken_;
+    ++consumed_;
+    return true;
+  }
+
+ private:
+  struct block {
+    io::byte_reader bytes;  ///< the whole items of the block
+    std::size_t items = 0;
+  };
+  std::size_t left_in_block() const noexcept { return blocks_[block_].items - taken_; }
+
+  std::vector<block> blocks_;
+  std::size_t total_ = 0, consumed_ = 0;
+  std::size_t block_ = 0, off_ = 0, taken_ = 0;
+};
 
 /// Descriptor buffers of BLOCK_DES_KV blocks, keyed by (device offset, cmd_num).
 using des_kv_map = std::map<std::pair<std::uint32_t, std::uint32_t>, io::byte_reader>;
@@ -11722,6 +11763,8 @@ inline std::string sanitize_utf8(std::string_view s) {
 /// State carried across the DYN_DATA blocks of all core files.
 struct dyn_context {
   name_table* names = nullptr;  ///< kernel-function names are interned here
+  /// command::tag values index this table; it must start with the empty tag.
+  std::vector<dyn_tag>* tags = nullptr;
   std::int32_t next_scope = 0;  ///< func_scope_id counter (global across files)
   unsigned cdma_ports = 0;
   dyn_engine_ids engines;
@@ -11732,10 +11775,9 @@ struct dyn_context {
 /// Walks one DYN_DATA block, appending commands to `out`. Mode-2 detail comes
 /// from `extra` (all DYN_EXTRA items of the file, in order, whatever the block
 /// order: the vendor only attaches them when DYN_EXTRA precedes DYN_DATA,
-/// defect B.3), consumed from `extra_idx`. Unknown record types and engines are
+/// defect B.3), one per non-RVT node. Unknown record types and engines are
 /// counted and skipped (the vendor raises).
-inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
-                          const std::vector<dyn_extra_item>& extra, std::size_t& extra_idx,
+inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx, dyn_extra_items& extra,
                           dyn_lists& out, decode_diagnostics& dg) {
   const std::size_t nwords = blk.size() / 4;
   if (blk.size() % 4)
@@ -11744,13 +11786,24 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
   if (out.cdma.size() < ctx.cdma_ports) out.cdma.resize(ctx.cdma_ports);
   std::uint32_t tiu = 0, gdma = 0, sdma = 0;
   std::vector<std::uint32_t> cdma(ctx.cdma_ports, 0);
-  std::int32_t batch = -1, scope = -1;
-  name_id func = 0;
+  // Tags change at FUNC / FUNC_END / BATCH_IDX only: a new table entry is
+  // made for the first command after a change.
+  dyn_tag cur;
+  std::uint32_t cur_tag = 0;
+  bool tag_changed = false;
+  auto retag = [&] { tag_changed = true; };
   const auto& E = ctx.engines;
   auto tag = [&](command& c) {
-    c.batch = batch;
-    c.func = func;
-    c.scope = scope;
+    if (tag_changed) {
+      tag_changed = false;
+      if (cur.func == 0 && cur.scope < 0 && cur.batch < 0) {
+        cur_tag = 0;
+      } else {
+        cur_tag = static_cast<std::uint32_t>(ctx.tags->size());
+        ctx.tags->push_back(cur);
+      }
+    }
+    c.tag = cur_tag;
   };
   const std::byte* word_bytes = blk.bytes().data();  // i < nwords: in bounds
   auto word = [&](std::size_t i) {
@@ -11773,10 +11826,11 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
         tag(c);
         const int eng = w.engine();
         // One DYN_EXTRA item per non-RVT node of any engine.
+        dyn_extra_item item;
         const dyn_extra_item* detail = nullptr;
         if (!extra.empty() && !rvt) {
-          if (extra_idx < extra.size())
-            detail = &extra[extra_idx++];
+          if (extra.next(item))
+            detail = &item;
           else
             dg.add(diag::unmatched_command, blk.file(), at, "node without DYN_EXTRA item");
         }
@@ -11826,7 +11880,6 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
             dg.add(diag::unknown_enum, blk.file(), at, "CDMA node names a port out of range");
             break;
           }
-          c.port = static_cast<std::uint8_t>(port);
           c.id = cdma[port]++;
           out.cdma[port].push_back(c);  // CDMA detail is never used (vendor: engine 4)
         } else if (eng == E.hau) {
@@ -11862,17 +11915,20 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
           dg.add(diag::truncated_tail, blk.file(), at, "function name runs past DYN_DATA");
         std::string_view raw(reinterpret_cast<const char*>(blk.bytes().data()) + (i + 1) * 4,
                              std::min<std::size_t>(len, take * 4));
-        func = ctx.names->intern(sanitize_utf8(raw));
-        scope = ctx.next_scope++;
+        cur.func = ctx.names->intern(sanitize_utf8(raw));
+        cur.scope = ctx.next_scope++;
+        retag();
         i += take;
         break;
       }
       case dyn_type::func_end:
-        func = 0;
-        scope = -1;
+        cur.func = 0;
+        cur.scope = -1;
+        retag();
         break;
       case dyn_type::batch_idx:
-        batch = static_cast<std::int32_t>(w.packed());
+        cur.batch = static_cast<std::int32_t>(w.packed());
+        retag();
         break;
       case dyn_type::des_tiu:
       case dyn_type::des_gdma:
@@ -11905,7 +11961,6 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx,
             dg.add(diag::unknown_enum, blk.file(), at, "DES_CDMA names a port out of range");
             break;
           }
-          c.port = static_cast<std::uint8_t>(port);
           out.cdma[port].push_back(c);
         }
         break;
@@ -14680,6 +14735,10 @@ struct cdm_options {
   /// GDMA and SDMA event that has one, for command() / operands(); about 0.5-1
   /// KiB per such event, so off by default. uArch rates are set either way.
   bool keep_instructions = false;
+  /// Compute the uArch rate of every TIU command with a register image (mode 2,
+  /// bmodel path): ~70 ns per TIU command, a quarter of a mode-2 decode. Off
+  /// leaves uarch_rate NaN (for timeline-only uses of large dumps).
+  bool uarch = true;
 };
 
 namespace detail {
@@ -14929,15 +14988,15 @@ class cdm_decoder {
     cd.file = std::string(f.file());
     cd.bytes = f;
     const auto blocks = read_blocks(f);
-    std::vector<dyn_extra_item> extra;
+    dyn_extra_items extra;
     for (const auto& b : blocks)
       if (b.type == block_type::dyn_extra) {
-        read_dyn_extra(b.content, extra, dg);
+        extra.add(b.content, dg);
         cd.has_extra = true;
       }
-    dyn_context ctx{&info_.names,      next_scope_,          Chip::cdma_port_count,
-                    Chip::dyn_engines, Chip::rvt_wrap_limit, Chip::kind};
-    std::size_t extra_idx = 0;
+    dyn_context ctx{
+        &info_.names,         &tags_,    next_scope_, Chip::cdma_port_count, Chip::dyn_engines,
+        Chip::rvt_wrap_limit, Chip::kind};
     cd.cmds.cdma.resize(Chip::cdma_port_count);
     // A complete capture has one command per PMU record: reserve that once so
     // the lists never grow (growing copies them and touches fresh memory
@@ -14981,7 +15040,7 @@ class cdm_decoder {
           break;
         case block_type::dyn_data:
           cd.has_dyn = true;
-          walk_dyn_data(b.content, ctx, extra, extra_idx, cd.cmds, dg);
+          walk_dyn_data(b.content, ctx, extra, cd.cmds, dg);
           break;
         case block_type::block_des_kv:
           read_des_kv(b.content, cd.kv, dg);
@@ -15011,9 +15070,9 @@ class cdm_decoder {
       }
     }
     next_scope_ = ctx.next_scope;
-    if (!extra.empty() && extra_idx < extra.size())
+    if (extra.consumed() < extra.size())
       dg.add(diag::unmatched_command, cd.file, decode_error::no_offset,
-             std::to_string(extra.size() - extra_idx) + " DYN_EXTRA items without a node");
+             std::to_string(extra.size() - extra.consumed()) + " DYN_EXTRA items without a node");
     for (int k = 0; k < 3; ++k)
       if (!cd.has_monitor[k])
         dg.add(diag::empty_block, cd.file, decode_error::no_offset,
@@ -15344,14 +15403,14 @@ class cdm_decoder {
         for (std::size_t i = 0; i < l.size(); ++i) {
           const rec r = load(l, i);
           emit_one(r, kind, eng, static_cast<std::uint8_t>(cd.core), out);
-          if (r.cmd && r.cmd->reg_at) attach_descriptor(cd, *r.cmd, events_[out]);
+          if (r.cmd && r.cmd->offset) attach_descriptor(cd, *r.cmd, events_[out]);
           ++out;
           const auto begin = static_cast<std::uint64_t>(r.start);
           sorted &= begin >= prev;  // prev starts at 0, below any u64
           prev = begin;
-          const cdm::command* tags = r.tags ? r.tags : r.cmd;
-          if (tags && (tags->func || tags->scope >= 0)) {
-            const span_src f{r.start, r.end, tags->scope, tags->batch, tags->func};
+          const dyn_tag& t = tag_of(r);
+          if (t.func || t.scope >= 0) {
+            const span_src f{r.start, r.end, t.scope, t.batch, t.func};
             runs_sorted = runs_sorted && (funcs.size() == runs[k] || !span_less(f, funcs.back()));
             funcs.push_back(f);
           }
@@ -15493,6 +15552,11 @@ class cdm_decoder {
     const cdm::command* tags;
     std::uint8_t flags;
   };
+  /// The DYN tags of a record: its DES reference's, else its command's.
+  const dyn_tag& tag_of(const rec& r) const noexcept {
+    const cdm::command* c = r.tags ? r.tags : r.cmd;
+    return tags_[c ? c->tag : 0];
+  }
   static rec load(const list& l, std::size_t i) noexcept {
     const pmu_ref x = l[i];
     return {
@@ -15517,10 +15581,9 @@ class cdm_decoder {
                              : (r.flags & pmu_ref::sys_wait) ? 2
                                                              : 0;
     const cdm::command* c = r.cmd;
-    if (const cdm::command* tags = r.tags ? r.tags : c) {
-      ev.function = tags->func;
-      ev.group = static_cast<std::uint16_t>(tags->scope < 0 ? 0 : tags->scope);
-    }
+    const dyn_tag& tg = tag_of(r);
+    ev.function = tg.func;
+    ev.group = static_cast<std::uint16_t>(tg.scope < 0 ? 0 : tg.scope);
     if (c)
       ev.set_flag(engine_event::flag_matched);
     else
@@ -15614,7 +15677,8 @@ class cdm_decoder {
   /// uArch rate (TIU) and, when kept, the decoded descriptor of an event whose
   /// command has a register image in the core file.
   void attach_descriptor(const core_data& cd, const cdm::command& c, engine_event& ev) {
-    if (!opt_.keep_instructions && ev.engine != engine::tiu) return;  // DMA: nothing to compute
+    if (!opt_.keep_instructions && (ev.engine != engine::tiu || !opt_.uarch))
+      return;  // nothing to compute
     unsigned bits = 0;
     if (ev.engine == engine::tiu) {
       const auto cls = find_tiu_class(c.tsk, c.eu, c.is_short, Chip::kind);
@@ -15623,8 +15687,8 @@ class cdm_decoder {
       bits = dma_command_bits(c.tsk, Chip::kind);
     }
     const std::size_t len = bits / 8;
-    if (len == 0 || c.reg_at >= cd.bytes.size() || len > cd.bytes.size() - c.reg_at) return;
-    const auto d = cd.bytes.bytes().subspan(c.reg_at, len);
+    if (len == 0 || c.offset >= cd.bytes.size() || len > cd.bytes.size() - c.offset) return;
+    const auto d = cd.bytes.bytes().subspan(c.offset, len);
     if (opt_.keep_instructions) {
       regs::instruction ins;
       const auto st = regs::aks_isa::decode(isa_family, ev.engine, d, ins);
@@ -15682,6 +15746,7 @@ class cdm_decoder {
   static constexpr unsigned name_slot_bits = 8;
   std::vector<name_slot> name_slots_ = std::vector<name_slot>(std::size_t{1} << name_slot_bits);
   std::int32_t next_scope_ = 0;
+  std::vector<dyn_tag> tags_ = std::vector<dyn_tag>(1);  ///< command::tag -> tags; 0: none
   double tiu_mhz_ = 1000, dma_mhz_ = 1000;
   bool bmodel_ = false;
   std::int64_t tail_cycle_ = 0;

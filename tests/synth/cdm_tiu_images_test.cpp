@@ -163,6 +163,21 @@ TEST_CASE_TEMPLATE("mode-2 dumps: a uArch rate on nearly every TIU event, with a
   CHECK(static_cast<double>(low) < 0.05 * static_cast<double>(rated));
   CHECK(static_cast<double>(mid) > 0.15 * static_cast<double>(rated));
   CHECK(static_cast<double>(high) > 0.1 * static_cast<double>(rated));
+
+  // cdm_options::uarch = false: the same events, every rate NaN.
+  tpuprof::cdm::cdm_options no;
+  no.uarch = false;
+  tpuprof::cdm::cdm_decoder<Chip> n(files, no);
+  REQUIRE(n.events().size() == d.events().size());
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < n.events().size(); ++i) {
+    const auto& a = d.events()[i];
+    const auto& b = n.events()[i];
+    CHECK(std::isnan(b.uarch_rate));
+    same += a.begin_cycle == b.begin_cycle && a.end_cycle == b.end_cycle && a.cmd_id == b.cmd_id &&
+            a.op == b.op && a.engine == b.engine && a.unit == b.unit && a.bytes == b.bytes;
+  }
+  CHECK(same == d.events().size());
 }
 
 TEST_CASE_TEMPLATE("mode-2 images keep every mode's commands: mode 1 and mode 2 dumps agree", Chip,

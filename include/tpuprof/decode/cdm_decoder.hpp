@@ -59,6 +59,10 @@ struct cdm_options {
   /// GDMA and SDMA event that has one, for command() / operands(); about 0.5-1
   /// KiB per such event, so off by default. uArch rates are set either way.
   bool keep_instructions = false;
+  /// Compute the uArch rate of every TIU command with a register image (mode 2,
+  /// bmodel path): ~70 ns per TIU command, a quarter of a mode-2 decode. Off
+  /// leaves uarch_rate NaN (for timeline-only uses of large dumps).
+  bool uarch = true;
 };
 
 namespace detail {
@@ -997,7 +1001,8 @@ class cdm_decoder {
   /// uArch rate (TIU) and, when kept, the decoded descriptor of an event whose
   /// command has a register image in the core file.
   void attach_descriptor(const core_data& cd, const cdm::command& c, engine_event& ev) {
-    if (!opt_.keep_instructions && ev.engine != engine::tiu) return;  // DMA: nothing to compute
+    if (!opt_.keep_instructions && (ev.engine != engine::tiu || !opt_.uarch))
+      return;  // nothing to compute
     unsigned bits = 0;
     if (ev.engine == engine::tiu) {
       const auto cls = find_tiu_class(c.tsk, c.eu, c.is_short, Chip::kind);
