@@ -134,6 +134,21 @@ TEST_CASE("memory_bands: used regions, local banks always, clusters outside") {
   CHECK(gb[1].kind == mem_kind::unknown);
   CHECK(gb[2].name == "0x3b9aca00-0x3b9aca40");
 
+  SUBCASE("bands keep their region's kind") {
+    memory_bands k(memory_panel::global, 0);
+    k.add_region({mem_kind::l2, 0, 100, "l2"});
+    k.add_region({mem_kind::static_mem, 1000, 100, "static"});
+    k.add_region({mem_kind::ddr, 2000, 100, "ddr"});
+    k.add_region({mem_kind::l2, 2050, 100, "l2 over ddr"});
+    for (std::uint64_t a : {10u, 1010u, 2010u, 2120u}) k.add(a, 1);
+    auto b = k.bands();
+    REQUIRE(b.size() == 3);
+    CHECK(b[0].kind == mem_kind::l2);
+    CHECK(b[1].kind == mem_kind::static_mem);
+    CHECK(b[2].name == "ddr+l2 over ddr");
+    CHECK(b[2].kind == mem_kind::unknown);  // two kinds in one band
+  }
+
   SUBCASE("overlapping regions are one band") {
     memory_bands o(memory_panel::global, 0);
     o.add_region({mem_kind::ddr, 0, 100, "a"});
