@@ -16052,7 +16052,7 @@ class memory_bands {
   /// Registers a named region; those of another panel are ignored.
   void add_region(const regs::memory_region& r) {
     if (panel_of(r.kind) != panel_ || r.size == 0) return;
-    regions_.push_back({r.address, r.end(), r.name, r.kind == regs::mem_kind::local});
+    regions_.push_back({r.address, r.end(), r.name, r.kind, r.kind == regs::mem_kind::local});
     sorted_ = false;
   }
   /// Registers the bytes [address, address + size) of an operand of this panel.
@@ -16077,8 +16077,8 @@ class memory_bands {
     if (panel_of(r.kind) == panel_) add(r.address, r.size);
   }
 
-  /// The bands, by address; kind is that of the regions (or unknown for
-  /// clusters, then the name says "0x..-0x..").
+  /// The bands, by address; kind is that of the regions (unknown for clusters,
+  /// whose name says "0x..-0x..", and for a band merging regions of two kinds).
   std::vector<regs::memory_region> bands() const {
     struct iv {
       std::uint64_t b, e;
@@ -16087,9 +16087,7 @@ class memory_bands {
     };
     std::vector<iv> v;
     for (const region& r : regions_)
-      if (r.used)
-        v.push_back({r.begin, r.end, r.name,
-                     panel_ == memory_panel::local ? regs::mem_kind::local : regs::mem_kind::ddr});
+      if (r.used) v.push_back({r.begin, r.end, r.name, r.kind});
     for (const auto& [b, e] : outside_)
       v.push_back({b, e, hex_range(b, e), regs::mem_kind::unknown});
     std::sort(v.begin(), v.end(), [](const iv& a, const iv& b) { return a.b < b.b; });
@@ -16100,6 +16098,7 @@ class memory_bands {
         const std::uint64_t e = std::max(o.end(), x.e);
         o.size = e - o.address;
         o.name += "+" + x.name;
+        if (o.kind != x.kind) o.kind = regs::mem_kind::unknown;
         continue;
       }
       out.push_back({x.kind, x.b, x.e - x.b, x.name});
@@ -16111,6 +16110,7 @@ class memory_bands {
   struct region {
     std::uint64_t begin, end;
     std::string name;
+    regs::mem_kind kind;
     bool used;
   };
   void sort_regions() {
