@@ -178,6 +178,17 @@ TEST_CASE_TEMPLATE("mode-2 dumps: a uArch rate on nearly every TIU event, with a
             a.op == b.op && a.engine == b.engine && a.unit == b.unit && a.bytes == b.bytes;
   }
   CHECK(same == d.events().size());
+
+  // ... also with the instructions kept: they have their ops, the events no rate.
+  no.keep_instructions = true;
+  tpuprof::cdm::cdm_decoder<Chip> k(files, no);
+  std::size_t kept_ops = 0;
+  for (const auto& e : k.events()) {
+    CHECK(std::isnan(e.uarch_rate));
+    if (const auto* c = k.command(e); c && e.engine == tpuprof::engine::tiu)
+      kept_ops += c->alg_ops.has_value();
+  }
+  CHECK(static_cast<double>(kept_ops) >= 0.9 * static_cast<double>(rated));
 }
 
 TEST_CASE_TEMPLATE("mode-2 images keep every mode's commands: mode 1 and mode 2 dumps agree", Chip,

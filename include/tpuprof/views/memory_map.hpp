@@ -178,7 +178,8 @@ class memory_bands {
   }
 
   /// The bands, by address; kind is that of the regions (unknown for clusters,
-  /// whose name says "0x..-0x..", and for a band merging regions of two kinds).
+  /// whose name says "0x..-0x..", and for a band that merges different kinds:
+  /// two region kinds, or a region and a cluster).
   std::vector<regs::memory_region> bands() const {
     struct iv {
       std::uint64_t b, e;

@@ -70,7 +70,6 @@ TEST_CASE("read_bits: the 8-byte-load path equals a bit-by-bit reading everywher
   // bytes, wider than 57 bits and running past the end take the byte loop.
   std::vector<std::byte> b(24);
   for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<std::byte>(i * 37 + 11);
-  unsigned fields = 0;
   for (unsigned lo = 0; lo < 8 * 24 + 9; ++lo)
     for (unsigned w = 1; w <= 64; ++w) {
       std::uint64_t want = 0;
@@ -80,9 +79,7 @@ TEST_CASE("read_bits: the 8-byte-load path equals a bit-by-bit reading everywher
           want |= std::uint64_t{(std::to_integer<unsigned>(b[bit / 8]) >> (bit % 8)) & 1u} << k;
       }
       CHECK(R::read_bits(b, lo, w) == want);
-      ++fields;
     }
-  CHECK(fields == (8 * 24 + 9) * 64);
   static_assert(R::read_bits(std::array<std::byte, 9>{std::byte{0xF0}, std::byte{0x0F}}, 4, 8) ==
                 0xFF);  // constant evaluation takes the byte loop
 }
