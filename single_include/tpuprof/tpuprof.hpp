@@ -14733,7 +14733,8 @@ struct cdm_options {
   bool bmodel_rephase = true;
   /// Keep the decoded descriptor (operands, memory ranges, ops) of every TIU,
   /// GDMA and SDMA event that has one, for command() / operands(); about 0.5-1
-  /// KiB per such event, so off by default. uArch rates are set either way.
+  /// KiB per such event, so off by default. uArch rates are set either way
+  /// (unless `uarch` is off; the kept instruction has its ops regardless).
   bool keep_instructions = false;
   /// Compute the uArch rate of every TIU command with a register image (mode 2,
   /// bmodel path): ~70 ns per TIU command, a quarter of a mode-2 decode. Off
@@ -15474,6 +15475,8 @@ class cdm_decoder {
                             descriptors_unsupported_);
     std::sort(ins_index_.begin(), ins_index_.end(), ins_less);
     // Free the working data.
+    tags_.assign(1, dyn_tag{});
+    tags_.shrink_to_fit();
     cores_.clear();
     cores_.shrink_to_fit();
     ports_.clear();
@@ -15694,8 +15697,10 @@ class cdm_decoder {
       const auto st = regs::aks_isa::decode(isa_family, ev.engine, d, ins);
       if (ev.engine == engine::tiu) {
         ins.op = tiu_op_name(c.tsk, c.eu);
-        ev.uarch_rate = ins.uarch_rate();
-        if (st != regs::aks_isa::decode_status::ok) ++descriptors_unsupported_;
+        if (opt_.uarch) {  // the kept instruction has its ops either way
+          ev.uarch_rate = ins.uarch_rate();
+          if (st != regs::aks_isa::decode_status::ok) ++descriptors_unsupported_;
+        }
       }
       if (st == regs::aks_isa::decode_status::ok ||
           st == regs::aks_isa::decode_status::unsupported) {
@@ -16078,7 +16083,8 @@ class memory_bands {
   }
 
   /// The bands, by address; kind is that of the regions (unknown for clusters,
-  /// whose name says "0x..-0x..", and for a band merging regions of two kinds).
+  /// whose name says "0x..-0x..", and for a band that merges different kinds:
+  /// two region kinds, or a region and a cluster).
   std::vector<regs::memory_region> bands() const {
     struct iv {
       std::uint64_t b, e;
