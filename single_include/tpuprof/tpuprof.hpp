@@ -1691,8 +1691,8 @@ struct reg_table {
 
 /// Reads `width` bits starting at bit `lo` of `data` (LSB-first); bits past
 /// the end of `data` read as 0.
-[[gnu::always_inline]] constexpr std::uint64_t read_bits(std::span<const std::byte> data,
-                                                         unsigned lo, unsigned width) noexcept {
+constexpr std::uint64_t read_bits(std::span<const std::byte> data, unsigned lo,
+                                  unsigned width) noexcept {
   // Fast path: one 8-byte load holds any field of <= 57 bits (about 10x fewer
   // instructions than the byte loop, which stays for the tail and constexpr).
   if (!std::is_constant_evaluated() && std::endian::native == std::endian::little && width <= 57 &&
@@ -1762,7 +1762,7 @@ inline constexpr bool has_field = T.find(F.view()).has_value();
 /// Field `F` of form `T` in `data`, the field looked up at compile time (the
 /// hot-path twin of reg_view::get); 0 when the form has no such field.
 template <const reg_table& T, fixed_name F>
-[[gnu::always_inline]] constexpr std::uint64_t field(std::span<const std::byte> data) noexcept {
+constexpr std::uint64_t field(std::span<const std::byte> data) noexcept {
   if constexpr (has_field<T, F>) {
     constexpr reg_field f = T.fields[*T.find(F.view())];
     return read_bits(data, f.lo, f.width);
