@@ -7289,24 +7289,10 @@ namespace tpuprof::regs::detail {
 
 __extension__ using i128 = __int128;
 
-/// True when x + a - 1 fits in 64 bits with both non-negative: the 64-bit
-/// division is then exact and several times cheaper than the 128-bit one.
-constexpr bool fits_u64_div(i128 x, i128 a) noexcept {
-  constexpr i128 lim = i128{1} << 62;
-  return x >= 0 && x < lim && a > 0 && a < lim;
-}
 constexpr i128 align_up(i128 x, i128 a) noexcept {
-  if (fits_u64_div(x, a)) {
-    const auto ux = static_cast<std::uint64_t>(x), ua = static_cast<std::uint64_t>(a);
-    return static_cast<i128>((ux + ua - 1) / ua * ua);
-  }
   return a > 0 ? (x + a - 1) / a * a : x;
 }
 constexpr i128 div_up(i128 x, i128 a) noexcept {
-  if (fits_u64_div(x, a)) {
-    const auto ux = static_cast<std::uint64_t>(x), ua = static_cast<std::uint64_t>(a);
-    return static_cast<i128>((ux + ua - 1) / ua);
-  }
   return a > 0 ? (x + a - 1) / a : 0;
 }
 constexpr std::int64_t sat64(i128 v) noexcept {
@@ -11670,7 +11656,7 @@ class dyn_extra_items {
       off += 12 + len;
     }
     if (n == 0) return;
-    blocks_.push_back({blk.sub(0, off), n});
+    blocks_.push_back(blk.sub(0, off));  // whole items only: next() ends at its size
     total_ += n;
   }
   /// Items added, and items handed out by next().
@@ -11680,13 +11666,12 @@ class dyn_extra_items {
 
   /// The next item in file order; false when all were handed out.
   bool next(dyn_extra_item& out) {
-    while (block_ < blocks_.size() && left_in_block() == 0) {
+    while (block_ < blocks_.size() && off_ == blocks_[block_].size()) {
       ++block_;
       off_ = 0;
-      taken_ = 0;
     }
     if (block_ == blocks_.size()) return false;
-    const io::byte_reader& blk = blocks_[block_].bytes;
+    const io::byte_reader& blk = blocks_[block_];
     const std::byte* p = blk.bytes().data() + off_;  // framing checked by add()
     const std::uint32_t len = io::load_le<std::uint32_t>(p + 8);
     out.profile_id = io::load_le<std::uint32_t>(p);
@@ -11694,21 +11679,14 @@ class dyn_extra_items {
     out.content =
         io::byte_reader(blk.bytes().subspan(off_ + 12, len), blk.file(), blk.base() + off_ + 12);
     off_ += 12 + std::size_t{len};
-    ++taken_;
     ++consumed_;
     return true;
   }
 
  private:
-  struct block {
-    io::byte_reader bytes;  ///< the whole items of the block
-    std::size_t items = 0;
-  };
-  std::size_t left_in_block() const noexcept { return blocks_[block_].items - taken_; }
-
-  std::vector<block> blocks_;
+  std::vector<io::byte_reader> blocks_;  ///< whole items of each block
   std::size_t total_ = 0, consumed_ = 0;
-  std::size_t block_ = 0, off_ = 0, taken_ = 0;
+  std::size_t block_ = 0, off_ = 0;
 };
 
 /// Descriptor buffers of BLOCK_DES_KV blocks, keyed by (device offset, cmd_num).

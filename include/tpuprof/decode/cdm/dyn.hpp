@@ -53,7 +53,7 @@ class dyn_extra_items {
       off += 12 + len;
     }
     if (n == 0) return;
-    blocks_.push_back({blk.sub(0, off), n});
+    blocks_.push_back(blk.sub(0, off));  // whole items only: next() ends at its size
     total_ += n;
   }
   /// Items added, and items handed out by next().
@@ -63,13 +63,12 @@ class dyn_extra_items {
 
   /// The next item in file order; false when all were handed out.
   bool next(dyn_extra_item& out) {
-    while (block_ < blocks_.size() && left_in_block() == 0) {
+    while (block_ < blocks_.size() && off_ == blocks_[block_].size()) {
       ++block_;
       off_ = 0;
-      taken_ = 0;
     }
     if (block_ == blocks_.size()) return false;
-    const io::byte_reader& blk = blocks_[block_].bytes;
+    const io::byte_reader& blk = blocks_[block_];
     const std::byte* p = blk.bytes().data() + off_;  // framing checked by add()
     const std::uint32_t len = io::load_le<std::uint32_t>(p + 8);
     out.profile_id = io::load_le<std::uint32_t>(p);
@@ -77,21 +76,14 @@ class dyn_extra_items {
     out.content =
         io::byte_reader(blk.bytes().subspan(off_ + 12, len), blk.file(), blk.base() + off_ + 12);
     off_ += 12 + std::size_t{len};
-    ++taken_;
     ++consumed_;
     return true;
   }
 
  private:
-  struct block {
-    io::byte_reader bytes;  ///< the whole items of the block
-    std::size_t items = 0;
-  };
-  std::size_t left_in_block() const noexcept { return blocks_[block_].items - taken_; }
-
-  std::vector<block> blocks_;
+  std::vector<io::byte_reader> blocks_;  ///< whole items of each block
   std::size_t total_ = 0, consumed_ = 0;
-  std::size_t block_ = 0, off_ = 0, taken_ = 0;
+  std::size_t block_ = 0, off_ = 0;
 };
 
 /// Descriptor buffers of BLOCK_DES_KV blocks, keyed by (device offset, cmd_num).

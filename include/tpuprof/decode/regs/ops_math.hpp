@@ -11,24 +11,10 @@ namespace tpuprof::regs::detail {
 
 __extension__ using i128 = __int128;
 
-/// True when x + a - 1 fits in 64 bits with both non-negative: the 64-bit
-/// division is then exact and several times cheaper than the 128-bit one.
-constexpr bool fits_u64_div(i128 x, i128 a) noexcept {
-  constexpr i128 lim = i128{1} << 62;
-  return x >= 0 && x < lim && a > 0 && a < lim;
-}
 constexpr i128 align_up(i128 x, i128 a) noexcept {
-  if (fits_u64_div(x, a)) {
-    const auto ux = static_cast<std::uint64_t>(x), ua = static_cast<std::uint64_t>(a);
-    return static_cast<i128>((ux + ua - 1) / ua * ua);
-  }
   return a > 0 ? (x + a - 1) / a * a : x;
 }
 constexpr i128 div_up(i128 x, i128 a) noexcept {
-  if (fits_u64_div(x, a)) {
-    const auto ux = static_cast<std::uint64_t>(x), ua = static_cast<std::uint64_t>(a);
-    return static_cast<i128>((ux + ua - 1) / ua);
-  }
   return a > 0 ? (x + a - 1) / a : 0;
 }
 constexpr std::int64_t sat64(i128 v) noexcept {
