@@ -84,7 +84,7 @@ def main():
         "",
         "#include <array>",
         "",
-        "#include <tpuprof/decode/regs/reg_table.hpp>",
+        "#include <tpuprof/regs/reg_table.hpp>",
         "",
         f"namespace tpuprof::regs::{ns} {{",
         "",

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <tpuprof/decode/decoded_trace.hpp>
-#include <tpuprof/decode/operand_table.hpp>
+#include <tpuprof/decoded_trace.hpp>
+#include <tpuprof/views/operand_table.hpp>
 
 namespace cli {
 

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include <tpuprof/decode/merge.hpp>
-#include <tpuprof/decode/operand_table.hpp>
 #include <tpuprof/tpuprof.hpp>
+#include <tpuprof/views/operand_table.hpp>
 
 #include "cli.hpp"
 

@@ -6,11 +6,16 @@
 
 // vocabulary
 #include <tpuprof/chip_traits.hpp>
+#include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/diagnostics.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/names.hpp>
+#include <tpuprof/operand_source.hpp>
+#include <tpuprof/regs/instruction.hpp>
+#include <tpuprof/regs/ops_math.hpp>
+#include <tpuprof/regs/reg_table.hpp>
 #include <tpuprof/trace_info.hpp>
 
 // raw bytes
@@ -30,13 +35,10 @@
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
-#include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/decode/detect.hpp>
 #include <tpuprof/decode/merge.hpp>
-#include <tpuprof/decode/operand_table.hpp>
 #include <tpuprof/decode/regs/aks_isa.hpp>
 #include <tpuprof/decode/regs/bm1684x_isa.hpp>
-#include <tpuprof/decode/regs/ops_math.hpp>
 
 // synthetic dumps
 #include <tpuprof/synth/bm1684x_synth.hpp>

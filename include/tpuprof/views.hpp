@@ -9,6 +9,7 @@
 #include <tpuprof/views/group_by.hpp>
 #include <tpuprof/views/idle_gaps.hpp>
 #include <tpuprof/views/memory_map.hpp>
+#include <tpuprof/views/operand_table.hpp>
 #include <tpuprof/views/summary.hpp>
 #include <tpuprof/views/time_window.hpp>
 #include <tpuprof/views/top_n.hpp>

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decoded_trace.hpp>
 
 namespace sink_test {
 

@@ -10,7 +10,7 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/detail/text_format.hpp>
+#include <tpuprof/sinks/detail/text_format.hpp>
 
 namespace {
 

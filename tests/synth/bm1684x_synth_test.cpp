@@ -9,7 +9,7 @@
 
 #include <tpuprof/chips/bm1684x.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
-#include <tpuprof/decode/regs/instruction.hpp>
+#include <tpuprof/regs/instruction.hpp>
 #include <tpuprof/synth/bm1684x_synth.hpp>
 
 using tpuprof::engine;

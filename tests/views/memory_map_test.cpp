@@ -6,8 +6,8 @@
 
 #include <tpuprof/chips/bm1684x.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
-#include <tpuprof/decode/operand_table.hpp>
 #include <tpuprof/views/memory_map.hpp>
+#include <tpuprof/views/operand_table.hpp>
 
 #include "test_util.hpp"
 #include "views/view_test_util.hpp"

@@ -8,7 +8,7 @@
 
 #include <array>
 
-#include <tpuprof/decode/regs/reg_table.hpp>
+#include <tpuprof/regs/reg_table.hpp>
 
 namespace tpuprof::regs::aksv {
 

@@ -26,10 +26,10 @@
 #include <tpuprof/decode/bmprofile/commands.hpp>
 #include <tpuprof/decode/bmprofile/global_profile.hpp>
 #include <tpuprof/decode/bmprofile/net_stat.hpp>
-#include <tpuprof/decode/decoded_trace.hpp>
-#include <tpuprof/decode/regs/instruction.hpp>
+#include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/regs/instruction.hpp>
 #include <tpuprof/trace_info.hpp>
 
 namespace tpuprof {

@@ -27,8 +27,8 @@
 #include <tpuprof/decode/cdm/names.hpp>
 #include <tpuprof/decode/cdm/normalize.hpp>
 #include <tpuprof/decode/cdm/pmu.hpp>
-#include <tpuprof/decode/decoded_trace.hpp>
 #include <tpuprof/decode/regs/aks_isa.hpp>
+#include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/dump_files.hpp>

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decoded_trace.hpp>
 
 namespace tpuprof {
 

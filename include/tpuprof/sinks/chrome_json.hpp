@@ -11,12 +11,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include <tpuprof/detail/text_format.hpp>
-#include <tpuprof/detail/window_counter.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/sinks/counter_sample.hpp>
+#include <tpuprof/sinks/detail/text_format.hpp>
+#include <tpuprof/sinks/detail/window_counter.hpp>
 #include <tpuprof/sinks/output.hpp>
 #include <tpuprof/sinks/sink.hpp>
 #include <tpuprof/trace_info.hpp>

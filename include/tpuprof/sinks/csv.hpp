@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include <tpuprof/detail/text_format.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/event.hpp>
+#include <tpuprof/sinks/detail/text_format.hpp>
 #include <tpuprof/sinks/output.hpp>
 #include <tpuprof/sinks/sink.hpp>
 #include <tpuprof/trace_info.hpp>

@@ -18,14 +18,14 @@
 #include <utility>
 #include <vector>
 
-#include <tpuprof/decode/decoded_trace.hpp>
-#include <tpuprof/decode/regs/instruction.hpp>
-#include <tpuprof/detail/html_assets.hpp>
-#include <tpuprof/detail/text_format.hpp>
+#include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/diagnostics.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/atomic_file.hpp>
+#include <tpuprof/regs/instruction.hpp>
+#include <tpuprof/sinks/detail/html_assets.hpp>
+#include <tpuprof/sinks/detail/text_format.hpp>
 #include <tpuprof/sinks/output.hpp>
 #include <tpuprof/sinks/sink.hpp>
 #include <tpuprof/trace_info.hpp>

@@ -16,12 +16,12 @@
 #include <utility>
 #include <vector>
 
-#include <tpuprof/detail/proto_writer.hpp>
-#include <tpuprof/detail/window_counter.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/sinks/counter_sample.hpp>
+#include <tpuprof/sinks/detail/proto_writer.hpp>
+#include <tpuprof/sinks/detail/window_counter.hpp>
 #include <tpuprof/sinks/output.hpp>
 #include <tpuprof/sinks/sink.hpp>
 #include <tpuprof/trace_info.hpp>

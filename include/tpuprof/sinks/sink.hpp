@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <utility>
 
-#include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/sinks/counter_sample.hpp>

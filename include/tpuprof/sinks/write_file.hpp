@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <utility>
 
-#include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/sinks/output.hpp>

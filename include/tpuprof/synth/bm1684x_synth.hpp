@@ -14,10 +14,10 @@
 #include <vector>
 
 #include <tpuprof/chips/bm1684x_regs.hpp>
-#include <tpuprof/decode/regs/reg_table.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/regs/reg_table.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
 
 namespace tpuprof::synth {

@@ -21,7 +21,7 @@
 #include <tpuprof/decode/cdm/format.hpp>
 #include <tpuprof/decode/cdm/names.hpp>
 #include <tpuprof/decode/cdm/pmu.hpp>
-#include <tpuprof/decode/decoded_trace.hpp>
+#include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/synth/cdm_tiu_images.hpp>

@@ -11,7 +11,7 @@
 #include <tpuprof/chips/aksv_regs.hpp>
 #include <tpuprof/decode/cdm/chip.hpp>
 #include <tpuprof/decode/cdm/commands.hpp>
-#include <tpuprof/decode/regs/reg_table.hpp>
+#include <tpuprof/regs/reg_table.hpp>
 
 namespace tpuprof::synth::cdm_images {
 

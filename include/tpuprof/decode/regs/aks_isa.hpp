@@ -16,8 +16,8 @@
 
 #include <tpuprof/chips/aks_regs.hpp>
 #include <tpuprof/chips/aksv_regs.hpp>
-#include <tpuprof/decode/regs/instruction.hpp>
-#include <tpuprof/decode/regs/ops_math.hpp>
+#include <tpuprof/regs/instruction.hpp>
+#include <tpuprof/regs/ops_math.hpp>
 
 namespace tpuprof::regs::aks_isa {
 

@@ -14,8 +14,8 @@
 #include <string_view>
 
 #include <tpuprof/chips/bm1684x_regs.hpp>
-#include <tpuprof/decode/regs/instruction.hpp>
-#include <tpuprof/decode/regs/ops_math.hpp>
+#include <tpuprof/regs/instruction.hpp>
+#include <tpuprof/regs/ops_math.hpp>
 
 namespace tpuprof::regs::bm1684x_isa {
 

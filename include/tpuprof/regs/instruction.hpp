@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include <tpuprof/decode/regs/ops_math.hpp>
-#include <tpuprof/decode/regs/reg_table.hpp>
 #include <tpuprof/engine.hpp>
+#include <tpuprof/regs/ops_math.hpp>
+#include <tpuprof/regs/reg_table.hpp>
 
 namespace tpuprof::regs {
 

@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include <tpuprof/decode/regs/instruction.hpp>
 #include <tpuprof/event.hpp>
+#include <tpuprof/regs/instruction.hpp>
 #include <tpuprof/views/event_range.hpp>
 #include <tpuprof/views/memory_map.hpp>
 
