@@ -14,6 +14,13 @@
 
 namespace tpuprof {
 
+/// Which dump format (and so which generic decoder) a chip writes; each chip's
+/// traits say theirs (`static constexpr dump_family family`).
+enum class dump_family : std::uint8_t {
+  bmprofile,  ///< `bmprofile_data-N`: bmprofile_decoder
+  cdm,        ///< `cdm_profile_data_devD-N`: cdm::cdm_decoder
+};
+
 /// A chip is a traits struct passed as a template argument (the char_traits
 /// idiom). Decoders refine this with the record layouts they need.
 template <class T>

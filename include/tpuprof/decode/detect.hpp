@@ -14,12 +14,6 @@
 
 namespace tpuprof {
 
-/// Which decoder family reads the dump.
-enum class dump_family : std::uint8_t {
-  bmprofile,  ///< `bmprofile_data-N`: bmprofile_decoder
-  cdm,        ///< `cdm_profile_data_devD-N`: cdm::cdm_decoder
-};
-
 /// What detect_dump() found.
 struct dump_detection {
   std::string_view
