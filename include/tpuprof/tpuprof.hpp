@@ -31,14 +31,14 @@
 #include <tpuprof/chips/aks_regs.hpp>
 #include <tpuprof/chips/aksv.hpp>
 #include <tpuprof/chips/aksv_regs.hpp>
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/isa.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/decode/detect.hpp>
 #include <tpuprof/decode/merge.hpp>
 #include <tpuprof/decode/regs/aks_isa.hpp>
-#include <tpuprof/decode/regs/bm1684x_isa.hpp>
 
 // synthetic dumps
 #include <tpuprof/synth/bm1684x_synth.hpp>

@@ -4,7 +4,7 @@
 
 #include <tpuprof/chips/aks_regs.hpp>
 #include <tpuprof/chips/aksv_regs.hpp>
-#include <tpuprof/chips/bm1684x_regs.hpp>
+#include <tpuprof/chips/bm1684x/regs.hpp>
 #include <tpuprof/decode/cdm/commands.hpp>
 
 namespace {

@@ -9,7 +9,7 @@
 
 #include <tpuprof/chips/aks_regs.hpp>
 #include <tpuprof/chips/aksv_regs.hpp>
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/regs/aks_isa.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

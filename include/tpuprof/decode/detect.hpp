@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile/global_profile.hpp>
 #include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/error.hpp>

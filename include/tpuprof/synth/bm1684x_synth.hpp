@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include <tpuprof/chips/bm1684x_regs.hpp>
+#include <tpuprof/chips/bm1684x/regs.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/dump_files.hpp>
