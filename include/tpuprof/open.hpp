@@ -6,15 +6,11 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <limits>
 #include <optional>
-#include <ranges>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -32,7 +28,7 @@
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/io/dump_files.hpp>
-#include <tpuprof/operand_source.hpp>
+#include <tpuprof/trace.hpp>
 #include <tpuprof/views/operand_table.hpp>
 
 namespace tpuprof {
@@ -69,89 +65,6 @@ class detect_error : public decode_error {
  public:
   using decode_error::decode_error;
 };
-
-/// What open() returns: a decoded dump in memory, the same API for every chip.
-/// A decoded_trace (every sink and view takes it) and a region_source (the
-/// HTML report's memory charts, views::memory_map), with the operands kept
-/// when open_options::keep_operands was set.
-class trace {
-  /// Maps an index of the per-engine table to its event (no copy).
-  struct event_at {
-    const engine_event* base = nullptr;
-    const engine_event& operator()(std::uint32_t i) const noexcept { return base[i]; }
-  };
-
- public:
-  /// The events of one engine: a sized random-access view, in events() order.
-  using engine_events = std::ranges::transform_view<std::span<const std::uint32_t>, event_at>;
-
-  trace() : trace(materialized_trace{}) {}
-  /// Takes a decoded dump (events grouped by track, time ordered within one)
-  /// and, optionally, the operands of its events.
-  explicit trace(materialized_trace t, operand_table ops = {})
-      : t_(std::move(t)), ops_(std::move(ops)) {
-    index_engines();
-  }
-  trace(const trace& o) : t_(o.t_), ops_(o.ops_) { index_engines(); }
-  trace(trace&&) noexcept = default;  // vectors keep their buffers: views stay valid
-  trace& operator=(const trace& o) { return *this = trace(o); }
-  trace& operator=(trace&&) noexcept = default;
-
-  /// Chip, source, devices, cores, tracks (clocks, record counts), names, span.
-  const trace_info& info() const noexcept { return t_.meta; }
-  /// What the decoder noticed (wraps, lost records, unmatched commands, notes).
-  const decode_diagnostics& diagnostics() const noexcept { return t_.meta.diagnostics; }
-  /// Every hardware event (TIU, GDMA, SDMA, CDMA): grouped by track in
-  /// track_less order, time ordered within a track.
-  const std::vector<engine_event>& events() const noexcept { return t_.hw; }
-  /// The hardware events of engine `e` (all devices and cores), in events()
-  /// order; empty for the derived engines (layer, mcu, ...: see spans()).
-  engine_events events(engine e) const noexcept {
-    const auto i = static_cast<std::size_t>(e);
-    if (i >= engine_count) return engine_events({}, event_at{});
-    return engine_events(
-        std::span<const std::uint32_t>(by_engine_).subspan(first_[i], first_[i + 1] - first_[i]),
-        event_at{t_.hw.data()});
-  }
-  /// Derived rows: layers, MCU records, kernel functions, subnets.
-  const std::vector<engine_event>& spans() const noexcept { return t_.derived; }
-  /// Memory ranges the command of `e` reads and writes; empty when unknown or
-  /// when operands were not kept (open_options::keep_operands).
-  std::span<const regs::mem_operand> operands(const engine_event& e) const {
-    return ops_.operands(e);
-  }
-  /// Named address ranges (local memory banks, device buffers) of the dumps
-  /// whose operands were kept.
-  const std::vector<regs::memory_region>& memory_regions() const noexcept {
-    return ops_.memory_regions();
-  }
-  /// True when at least one event has operands.
-  bool has_operands() const noexcept { return !ops_.empty(); }
-
- private:
-  /// Indexes the events by engine (stable: events() order within an engine).
-  void index_engines() {
-    if (t_.hw.size() > std::numeric_limits<std::uint32_t>::max())
-      throw std::length_error("tpuprof::trace: more than 2^32 events");
-    first_.fill(0);
-    for (const auto& e : t_.hw) ++first_[static_cast<std::size_t>(e.engine) + 1];
-    for (std::size_t i = 1; i <= engine_count; ++i) first_[i] += first_[i - 1];
-    by_engine_.assign(t_.hw.size(), 0);
-    auto next = first_;
-    for (std::uint32_t k = 0; k < t_.hw.size(); ++k)
-      by_engine_[next[static_cast<std::size_t>(t_.hw[k].engine)]++] = k;
-  }
-
-  materialized_trace t_;
-  operand_table ops_;
-  std::vector<std::uint32_t> by_engine_;               ///< event indices, grouped by engine
-  std::array<std::size_t, engine_count + 1> first_{};  ///< engine e: [first_[e], first_[e+1])
-};
-
-static_assert(decoded_trace<trace>);
-static_assert(region_source<trace>);
-static_assert(std::ranges::random_access_range<trace::engine_events>);
-static_assert(std::ranges::sized_range<trace::engine_events>);
 
 namespace detail {
 
