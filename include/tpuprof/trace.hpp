@@ -6,12 +6,15 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <ranges>
 #include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
+
+#include <range/v3/view/facade.hpp>
 
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/diagnostics.hpp>
@@ -24,21 +27,39 @@
 
 namespace tpuprof {
 
+/// The events of one engine of a trace, in the trace's order: a sized
+/// random-access view over a table of event indices (no copies). A range-v3
+/// view, so range-v3 and tpuprof pipes take it as an rvalue.
+class engine_events : public ranges::view_facade<engine_events, ranges::finite> {
+  friend ranges::range_access;
+  struct cursor {
+    const engine_event* base = nullptr;
+    const std::uint32_t* at = nullptr;
+    const engine_event& read() const noexcept { return base[*at]; }
+    bool equal(const cursor& o) const noexcept { return at == o.at; }
+    void next() noexcept { ++at; }
+    void prev() noexcept { --at; }
+    void advance(std::ptrdiff_t n) noexcept { at += n; }
+    std::ptrdiff_t distance_to(const cursor& o) const noexcept { return o.at - at; }
+  };
+  cursor begin_cursor() const noexcept { return {base_, index_.data()}; }
+  cursor end_cursor() const noexcept { return {base_, index_.data() + index_.size()}; }
+
+  const engine_event* base_ = nullptr;
+  std::span<const std::uint32_t> index_;
+
+ public:
+  engine_events() = default;
+  engine_events(const engine_event* base, std::span<const std::uint32_t> index) noexcept
+      : base_(base), index_(index) {}
+};
+
 /// What open() returns: a decoded dump in memory, the same API for every chip.
 /// A decoded_trace (every sink and view takes it) and a region_source (the
 /// HTML report's memory charts, views::memory_map), with the operands kept
 /// when open_options::keep_operands was set.
 class trace {
-  /// Maps an index of the per-engine table to its event (no copy).
-  struct event_at {
-    const engine_event* base = nullptr;
-    const engine_event& operator()(std::uint32_t i) const noexcept { return base[i]; }
-  };
-
  public:
-  /// The events of one engine: a sized random-access view, in events() order.
-  using engine_events = std::ranges::transform_view<std::span<const std::uint32_t>, event_at>;
-
   trace() : trace(materialized_trace{}) {}
   /// Takes a decoded dump (events grouped by track, time ordered within one)
   /// and, optionally, the operands of its events.
@@ -62,10 +83,10 @@ class trace {
   /// order; empty for the derived engines (layer, mcu, ...: see spans()).
   engine_events events(engine e) const noexcept {
     const auto i = static_cast<std::size_t>(e);
-    if (i >= engine_count) return engine_events({}, event_at{});
+    if (i >= engine_count) return {};
     return engine_events(
-        std::span<const std::uint32_t>(by_engine_).subspan(first_[i], first_[i + 1] - first_[i]),
-        event_at{t_.hw.data()});
+        t_.hw.data(),
+        std::span<const std::uint32_t>(by_engine_).subspan(first_[i], first_[i + 1] - first_[i]));
   }
   /// Derived rows: layers, MCU records, kernel functions, subnets.
   const std::vector<engine_event>& spans() const noexcept { return t_.derived; }
@@ -104,7 +125,8 @@ class trace {
 
 static_assert(decoded_trace<trace>);
 static_assert(region_source<trace>);
-static_assert(std::ranges::random_access_range<trace::engine_events>);
-static_assert(std::ranges::sized_range<trace::engine_events>);
+static_assert(std::ranges::random_access_range<engine_events>);
+static_assert(std::ranges::sized_range<engine_events>);
+static_assert(event_range<engine_events>);
 
 }  // namespace tpuprof
