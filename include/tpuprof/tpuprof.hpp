@@ -26,6 +26,9 @@
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/io/mapped_file.hpp>
 
+// one call: any supported dump
+#include <tpuprof/open.hpp>
+
 // chips and decoders
 #include <tpuprof/chips/aks.hpp>
 #include <tpuprof/chips/aks_regs.hpp>
