@@ -20,7 +20,7 @@
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/chips/aks.hpp>
 #include <tpuprof/chips/aksv.hpp>
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/decode/detect.hpp>
