@@ -15,7 +15,7 @@
 
 #include <tpuprof/chips/aks.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
-#include <tpuprof/sinks/html.hpp>
+#include <tpuprof/report/html.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
 
 namespace {

@@ -21,7 +21,7 @@
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/io/dump_files.hpp>
-#include <tpuprof/sinks/html.hpp>
+#include <tpuprof/report/html.hpp>
 #include <tpuprof/sinks/write_file.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
 
