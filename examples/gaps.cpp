@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include <tpuprof/sinks/summary_format.hpp>
 #include <tpuprof/views.hpp>
 
 using namespace tpuprof;

@@ -53,6 +53,7 @@
 #include <tpuprof/sinks/csv.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/sinks/sink.hpp>
+#include <tpuprof/sinks/summary_format.hpp>
 #include <tpuprof/sinks/tee.hpp>
 #include <tpuprof/sinks/write_file.hpp>
 #include <tpuprof/views.hpp>

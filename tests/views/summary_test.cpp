@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <tpuprof/sinks/summary_format.hpp>
 #include <tpuprof/views/summary.hpp>
 
 #include "views/view_test_util.hpp"

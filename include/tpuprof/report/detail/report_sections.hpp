@@ -18,6 +18,7 @@
 #include <tpuprof/event.hpp>
 #include <tpuprof/report/detail/html_text.hpp>
 #include <tpuprof/report/html_options.hpp>
+#include <tpuprof/sinks/summary_format.hpp>
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/views/bandwidth.hpp>
 #include <tpuprof/views/event_range.hpp>
@@ -71,64 +72,8 @@ class section_writer {
     summary_options so;
     so.info = &info_;
     const summary_report r = views::summary(hw, so);
-    o_.append("\"summary\":{\"tiu_mhz\":");
-    put_num(o_, r.tiu_mhz);
-    o_.append(",\"dma_mhz\":");
-    put_num(o_, r.dma_mhz);
-    o_.append(",\"total_ns\":");
-    put_num(o_, r.total_ns);
-    o_.append(",\"cores\":[");
-    bool first = true;
-    for (const core_summary& c : r.cores) {
-      comma(first);
-      o_.append("{\"dev\":");
-      put_int(o_, unsigned{c.device});
-      o_.append(",\"core\":");
-      put_int(o_, unsigned{c.core});
-      o_.append(",\"parallelism\":");
-      put_num(o_, c.parallelism());
-      o_.append(",\"tiu_ratio\":");
-      put_num(o_, c.tiu_working_ratio());
-      o_.append(",\"uarch\":");
-      put_num(o_, c.uarch_rate);
-      o_.append(",\"tiu_ns\":");
-      put_num(o_, c.tiu_ns);
-      o_.append(",\"gdma_ns\":");
-      put_num(o_, c.gdma_working_ns);
-      o_.append(",\"sdma_ns\":");
-      put_num(o_, c.sdma_working_ns);
-      o_.append(",\"gdma_ddr_gbps\":");
-      put_num(o_, c.gdma_ddr_gbps());
-      o_.append(",\"gdma_l2_gbps\":");
-      put_num(o_, c.gdma_l2_gbps());
-      o_.append(",\"sdma_ddr_gbps\":");
-      put_num(o_, c.sdma_ddr_gbps());
-      o_.append(",\"events\":[");
-      put_int(o_, c.tiu_events);
-      o_.put(',');
-      put_int(o_, c.gdma_events);
-      o_.put(',');
-      put_int(o_, c.sdma_events);
-      o_.append("]}");
-    }
-    const overall_summary& v = r.overall;
-    o_.append("],\"overall\":{\"parallelism\":");
-    put_num(o_, v.parallelism);
-    o_.append(",\"tiu_ratio\":");
-    put_num(o_, v.tiu_working_ratio);
-    o_.append(",\"uarch\":");
-    put_num(o_, v.uarch_rate);
-    o_.append(",\"gdma_ddr_gbps\":");
-    put_num(o_, v.gdma_ddr_gbps);
-    o_.append(",\"gdma_l2_gbps\":");
-    put_num(o_, v.gdma_l2_gbps);
-    o_.append(",\"sdma_ddr_gbps\":");
-    put_num(o_, v.sdma_ddr_gbps);
-    o_.append(",\"cdma_ddr_gbps\":");
-    put_num(o_, r.cdma.ddr_gbps);
-    o_.append(",\"cdma_l2_gbps\":");
-    put_num(o_, r.cdma.l2_gbps);
-    o_.append("}}");
+    o_.append("\"summary\":");
+    write_summary_page_json(o_, r);
   }
 
   template <class H>
