@@ -48,17 +48,17 @@ int main() {
                 g.dur_ns(), std::string(info.names[g.prev.op]).c_str(),
                 std::string(info.names[g.next.op]).c_str());
 
-  const auto u = events | views::utilization();
+  const auto u = events | algo::utilization();
   for (const core_utilization& c : u.cores)
     std::printf("core %u: compute %.0f ns, transfer %.0f ns, overlap %.0f ns (%.1f%%)\n", c.core,
                 c.compute_ns, c.transfer_ns, c.overlap_ns, 100 * c.overlap_ratio());
 
   std::printf("by op:\n");
-  for (const group_stats& g : events | views::group_by(group_key::op))
+  for (const group_stats& g : events | algo::group_stats_by(group_key::op))
     std::printf("  %-9s n=%llu sum=%.0f p50=%.0f max=%.0f ns\n",
                 std::string(info.names[static_cast<name_id>(g.id)]).c_str(),
                 static_cast<unsigned long long>(g.count), g.sum_ns, g.p50_ns, g.max_ns);
 
-  std::printf("%s", format_summary_txt(events | views::summary({&info})).c_str());
+  std::printf("%s", format_summary_txt(events | algo::summary({&info})).c_str());
   return 0;
 }

@@ -47,6 +47,7 @@
 #include <tpuprof/synth/dump_writer.hpp>
 
 // views and sinks
+#include <tpuprof/algo.hpp>
 #include <tpuprof/sinks/any_sink.hpp>
 #include <tpuprof/sinks/callback.hpp>
 #include <tpuprof/sinks/chrome_json.hpp>

@@ -529,7 +529,7 @@ TEST_CASE("html report of the real BM1684X capture works in headless Chromium") 
   // Memory operands whose tooltips are checked: per chart one that no other
   // operand comes near (in time, and within its own size in address).
   const std::vector<engine_event> ev = materialize(d).hw;
-  const memory_map_report mm = views::memory_map(ev, d);
+  const memory_map_report mm = algo::memory_map(ev, d);
   mem_expect mem;
   mem.panels = {{"LOCAL MEM", 403}, {"GLOBAL MEM", 176}};  // tests/data/bm1684x_vendor_mem.csv
   for (unsigned panel = 0; panel < 2; ++panel) {

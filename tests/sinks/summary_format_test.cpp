@@ -5,12 +5,12 @@
 
 #include <doctest/doctest.h>
 
+#include <tpuprof/algo/summary.hpp>
 #include <tpuprof/chips/aks.hpp>
 #include <tpuprof/chips/bm1684x.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/sinks/summary_format.hpp>
-#include <tpuprof/views/summary.hpp>
 
 #include "test_util.hpp"
 
@@ -21,7 +21,7 @@ void check_formats(const D& d, const std::string& chip) {
   const std::string golden = std::string(TPUPROF_SOURCE_DIR) + "/tests/golden/" + chip;
   tpuprof::summary_options so;
   so.info = &d.info();
-  const tpuprof::summary_report rep = tpuprof::views::summary(d.events(), so);
+  const tpuprof::summary_report rep = tpuprof::algo::summary(d.events(), so);
   CHECK(tpuprof::format_summary_txt(rep) == test_util::read_text(golden + "_real_summary.txt"));
   CHECK(tpuprof::format_summary_csv(rep) == test_util::read_text(golden + "_real_summary_cli.csv"));
   CHECK(tpuprof::format_summary_json(rep) ==

@@ -1,4 +1,4 @@
-/// Formatters of the summary model (views::summary's summary_report): the
+/// Formatters of the summary model (algo::summary's summary_report): the
 /// vendor's summary.txt table, the CLI's CSV and JSON, and the HTML page's
 /// section. One model, rendered four ways; nothing is computed here.
 #pragma once
@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
+#include <tpuprof/algo/summary.hpp>
 #include <tpuprof/sinks/detail/text_format.hpp>
 #include <tpuprof/sinks/output.hpp>
-#include <tpuprof/views/summary.hpp>
 
 namespace tpuprof {
 

@@ -12,20 +12,20 @@
 #include <utility>
 #include <vector>
 
+#include <tpuprof/algo/bandwidth_series.hpp>
 #include <tpuprof/algo/bandwidth_totals.hpp>
 #include <tpuprof/algo/gap_stats.hpp>
+#include <tpuprof/algo/group_stats.hpp>
+#include <tpuprof/algo/summary.hpp>
+#include <tpuprof/algo/top_n.hpp>
+#include <tpuprof/algo/utilization.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/report/detail/html_text.hpp>
 #include <tpuprof/report/html_options.hpp>
 #include <tpuprof/sinks/summary_format.hpp>
 #include <tpuprof/trace_info.hpp>
-#include <tpuprof/views/bandwidth.hpp>
 #include <tpuprof/views/event_range.hpp>
-#include <tpuprof/views/group_by.hpp>
-#include <tpuprof/views/summary.hpp>
-#include <tpuprof/views/top_n.hpp>
-#include <tpuprof/views/utilization.hpp>
 
 namespace tpuprof::detail::html {
 
@@ -71,7 +71,7 @@ class section_writer {
   void write_summary(const H& hw) {
     summary_options so;
     so.info = &info_;
-    const summary_report r = views::summary(hw, so);
+    const summary_report r = algo::summary(hw, so);
     o_.append("\"summary\":");
     write_summary_page_json(o_, r);
   }
@@ -80,7 +80,7 @@ class section_writer {
   void write_utilization(const H& hw) {
     utilization_options uo;
     if (span_end_ > span_begin_) uo.window = time_range{span_begin_, span_end_};
-    const utilization_report r = views::utilization(hw, uo);
+    const utilization_report r = algo::utilization(hw, uo);
     const std::map<track_key, byte_totals> bytes = algo::bandwidth_totals(hw);
     o_.append("\"util\":{\"span_ns\":");
     put_num(o_, r.window.dur_ns());
@@ -173,7 +173,7 @@ class section_writer {
     bo.window_ns = w;
     bo.group = bandwidth_group::track;
     bo.origin_ns = span_begin_;
-    const std::vector<bandwidth_series> series = views::bandwidth_series(hw, bo);
+    const std::vector<bandwidth_series> series = algo::bandwidth_series(hw, bo);
     o_.append("\"bw\":{\"window_ns\":");
     put_num(o_, w);
     o_.append(",\"origin_ns\":");
@@ -217,7 +217,7 @@ class section_writer {
 
   template <class H>
   void group_table(const H& hw, group_key by, std::string_view k) {
-    const std::vector<group_stats> g = views::group_by(hw, by);
+    const std::vector<group_stats> g = algo::group_stats_by(hw, by);
     key(k);
     o_.put('[');
     bool first = true;
@@ -241,7 +241,7 @@ class section_writer {
     key("top_duration");
     o_.put('[');
     bool first = true;
-    for (const engine_event& e : views::top_n(hw, opt_.top_n, rank_by::duration)) {
+    for (const engine_event& e : algo::top_n(hw, opt_.top_n, rank_by::duration)) {
       comma(first);
       event_row(e);
     }
@@ -249,7 +249,7 @@ class section_writer {
     key("top_bandwidth");
     o_.put('[');
     first = true;
-    for (const engine_event& e : views::top_n(hw, opt_.top_n, rank_by::bandwidth)) {
+    for (const engine_event& e : algo::top_n(hw, opt_.top_n, rank_by::bandwidth)) {
       comma(first);
       event_row(e);
     }

@@ -27,7 +27,7 @@
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/version.hpp>
 #include <tpuprof/views/event_range.hpp>
-#include <tpuprof/views/memory_map.hpp>
+#include <tpuprof/algo/memory_map.hpp>
 #include <tpuprof/views/track_layout.hpp>
 #include <tpuprof/views/track_order.hpp>
 

@@ -1,4 +1,4 @@
-/// views::summary: per core, the numbers of bigTpuProfile's summary.txt
+/// algo::summary: per core, the numbers of bigTpuProfile's summary.txt
 /// (engine working time and ratio, uArch rate, DDR/L2 bandwidth per DMA
 /// engine, parallelism): the summary model. Its formatters (txt, CSV, JSON,
 /// the HTML page's section) are in sinks/summary_format.hpp.
@@ -169,7 +169,7 @@ struct summary_options {
   double dma_mhz = 0;
 };
 
-namespace views {
+namespace algo {
 namespace detail {
 
 struct core_acc {
@@ -326,13 +326,13 @@ struct summary_fn : summary_base_fn {
 
 }  // namespace detail
 
-/// `events | views::summary({&info})` or `views::summary(events, opt, classifier)`:
+/// `events | algo::summary({&info})` or `algo::summary(events, opt, classifier)`:
 /// eager, one pass, any input order; returns a summary_report. Reproduces
 /// bigTpuProfile's summary.txt formulas except for the fixes listed in
 /// docs/views.md (uArch rate unknown instead of 100%, exact ns instead of
 /// truncated integers, SDMA counted in single-core parallelism).
 inline constexpr detail::summary_fn summary{};
 
-}  // namespace views
+}  // namespace algo
 
 }  // namespace tpuprof
