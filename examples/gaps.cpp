@@ -1,9 +1,11 @@
-// example_gaps: idle gaps, utilization, summary and group_by on a small
-// in-memory trace (no arguments needed). Prints checkable numbers.
+// example_gaps: idle gaps (a lazy view), utilization, group_stats_by and the
+// summary (eager algorithms) on a small in-memory trace (no arguments
+// needed). Prints checkable numbers, as ns after the track layout's origin.
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include <tpuprof/algo.hpp>
 #include <tpuprof/sinks/summary_format.hpp>
 #include <tpuprof/views.hpp>
 
@@ -41,11 +43,16 @@ int main() {
       make(engine::gdma, 0, 0, 300, load, 6000), make(engine::gdma, 0, 800, 1400, load, 30000),
   };
 
+  info.begin_ns = 0;
+  info.end_ns = 2000;
+  const track_layout layout(info);  // the one time origin every output uses (here 0)
   std::printf("idle gaps >= 100 ns:\n");
   for (const idle_gap& g : events | views::idle_gaps(100))
-    std::printf("  %s core %u: %.0f..%.0f ns (%.0f ns) after %s, before %s\n",
-                std::string(name(g.track.eng)).c_str(), g.track.unit, g.begin_ns, g.end_ns,
-                g.dur_ns(), std::string(info.names[g.prev.op]).c_str(),
+    std::printf("  %s core %u: %lld..%lld ns (%.0f ns) after %s, before %s\n",
+                std::string(name(g.track.eng)).c_str(), g.track.unit,
+                static_cast<long long>(layout.rel_ns(g.begin_ns)),
+                static_cast<long long>(layout.rel_ns(g.end_ns)), g.dur_ns(),
+                std::string(info.names[g.prev.op]).c_str(),
                 std::string(info.names[g.next.op]).c_str());
 
   const auto u = events | algo::utilization();
