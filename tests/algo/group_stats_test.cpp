@@ -10,7 +10,7 @@
 using namespace tpuprof;
 using test::ev;
 
-TEST_CASE("group_by op gives count, sums and percentiles") {
+TEST_CASE("group_stats_by op gives count, sums and percentiles") {
   std::vector<engine_event> v;
   for (int i = 1; i <= 100; ++i) {  // op 1: durations 1..100
     auto e = ev(engine::tiu, 0, 0, i);
@@ -41,7 +41,7 @@ TEST_CASE("group_by op gives count, sums and percentiles") {
   CHECK(std::isnan(g[1].uarch_rate));  // unknown, never 0
 }
 
-TEST_CASE("group_by engine, core, layer, function and op_type") {
+TEST_CASE("group_stats_by engine, core, layer, function and op_type") {
   std::vector<engine_event> v{ev(engine::tiu, 0, 0, 10), ev(engine::tiu, 1, 0, 20),
                               ev(engine::gdma, 1, 0, 5, 10), ev(engine::cdma, 1, 0, 100, 5),
                               ev(engine::tiu, 1, 0, 1, 0, 1)};
@@ -70,7 +70,7 @@ TEST_CASE("group_by engine, core, layer, function and op_type") {
   CHECK(algo::group_stats_by(v, group_key::op_type).size() == 2);
 }
 
-TEST_CASE("group_by of empty input and of one event") {
+TEST_CASE("group_stats_by of empty input and of one event") {
   std::vector<engine_event> none;
   CHECK(algo::group_stats_by(none, group_key::op).empty());
   std::vector<engine_event> one{ev(engine::tiu, 0, 3, 7)};
