@@ -7,12 +7,12 @@
 
 #include <benchmark/benchmark.h>
 
+#include <tpuprof/algo/summary.hpp>
 #include <tpuprof/chips/aks.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/sinks/write_file.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
-#include <tpuprof/views/summary.hpp>
 
 namespace {
 
@@ -38,7 +38,7 @@ void bm_convert_default_aks(benchmark::State& state) {
     tpuprof::sinks::write_file<tpuprof::sinks::perfetto_sink>(out, d);
     tpuprof::summary_options so;
     so.info = &d.info();
-    auto rep = d.events() | tpuprof::views::summary(so);
+    auto rep = d.events() | tpuprof::algo::summary(so);
     benchmark::DoNotOptimize(rep.total_ns);
     events = d.events().size();
   }

@@ -15,7 +15,7 @@
 
 #include <tpuprof/chips/aks.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
-#include <tpuprof/sinks/html.hpp>
+#include <tpuprof/report/html.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
 
 namespace {
@@ -60,7 +60,7 @@ void bm_html_report(benchmark::State& state) {
   const double rss_before = status_mb("VmRSS:");
   for (auto _ : state) {
     out.clear();
-    tpuprof::sinks::write_html(d, out);
+    tpuprof::report::write_html(d, out);
     benchmark::DoNotOptimize(out.data());
   }
   const auto events = static_cast<double>(d.events().size());
@@ -99,13 +99,13 @@ void bm_html_report_memory(benchmark::State& state) {
   const auto& d = session();
   const synthetic_operands ops;
   std::string out;
-  tpuprof::sinks::html_options opt;
+  tpuprof::report::html_options opt;
   opt.max_memory_rects = std::size_t{1} << 24;
   reset_peak();
   const double rss_before = status_mb("VmRSS:");
   for (auto _ : state) {
     out.clear();
-    tpuprof::sinks::write_html(d, ops, out, opt);
+    tpuprof::report::write_html(d, ops, out, opt);
     benchmark::DoNotOptimize(out.data());
   }
   const auto events = static_cast<double>(d.events().size());

@@ -55,7 +55,7 @@ void bm_summary(benchmark::State& st) {
   trace_info info;
   info.cores = 8;
   for (auto _ : st) {
-    auto r = v | views::summary({&info});
+    auto r = v | algo::summary({&info});
     benchmark::DoNotOptimize(r.overall.parallelism);
   }
   st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(v.size()));
@@ -79,7 +79,7 @@ void bm_idle_gaps(benchmark::State& st) {
 void bm_group_by_op(benchmark::State& st) {
   const auto& v = trace(static_cast<std::size_t>(st.range(0)));
   for (auto _ : st) {
-    auto g = v | views::group_by(group_key::op);
+    auto g = v | algo::group_stats_by(group_key::op);
     benchmark::DoNotOptimize(g.data());
   }
   st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(v.size()));
@@ -88,7 +88,7 @@ void bm_group_by_op(benchmark::State& st) {
 void bm_utilization(benchmark::State& st) {
   const auto& v = trace(static_cast<std::size_t>(st.range(0)));
   for (auto _ : st) {
-    auto r = v | views::utilization();
+    auto r = v | algo::utilization();
     benchmark::DoNotOptimize(r.cores.data());
   }
   st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(v.size()));
@@ -97,7 +97,7 @@ void bm_utilization(benchmark::State& st) {
 void bm_top_n(benchmark::State& st) {
   const auto& v = trace(static_cast<std::size_t>(st.range(0)));
   for (auto _ : st) {
-    auto r = v | views::top_n(20, rank_by::bytes);
+    auto r = v | algo::top_n(20, rank_by::bytes);
     benchmark::DoNotOptimize(r.data());
   }
   st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(v.size()));

@@ -1,9 +1,12 @@
-// example_gaps: idle gaps, utilization, summary and group_by on a small
-// in-memory trace (no arguments needed). Prints checkable numbers.
+// example_gaps: idle gaps (a lazy view), utilization, group_stats_by and the
+// summary (eager algorithms) on a small in-memory trace (no arguments
+// needed). Prints checkable numbers, as ns after the track layout's origin.
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include <tpuprof/algo.hpp>
+#include <tpuprof/sinks/summary_format.hpp>
 #include <tpuprof/views.hpp>
 
 using namespace tpuprof;
@@ -40,24 +43,29 @@ int main() {
       make(engine::gdma, 0, 0, 300, load, 6000), make(engine::gdma, 0, 800, 1400, load, 30000),
   };
 
+  info.begin_ns = 0;
+  info.end_ns = 2000;
+  const track_layout layout(info);  // the one time origin every output uses (here 0)
   std::printf("idle gaps >= 100 ns:\n");
   for (const idle_gap& g : events | views::idle_gaps(100))
-    std::printf("  %s core %u: %.0f..%.0f ns (%.0f ns) after %s, before %s\n",
-                std::string(name(g.track.eng)).c_str(), g.track.unit, g.begin_ns, g.end_ns,
-                g.dur_ns(), std::string(info.names[g.prev.op]).c_str(),
+    std::printf("  %s core %u: %lld..%lld ns (%.0f ns) after %s, before %s\n",
+                std::string(name(g.track.eng)).c_str(), g.track.unit,
+                static_cast<long long>(layout.rel_ns(g.begin_ns)),
+                static_cast<long long>(layout.rel_ns(g.end_ns)), g.dur_ns(),
+                std::string(info.names[g.prev.op]).c_str(),
                 std::string(info.names[g.next.op]).c_str());
 
-  const auto u = events | views::utilization();
+  const auto u = events | algo::utilization();
   for (const core_utilization& c : u.cores)
     std::printf("core %u: compute %.0f ns, transfer %.0f ns, overlap %.0f ns (%.1f%%)\n", c.core,
                 c.compute_ns, c.transfer_ns, c.overlap_ns, 100 * c.overlap_ratio());
 
   std::printf("by op:\n");
-  for (const group_stats& g : events | views::group_by(group_key::op))
+  for (const group_stats& g : events | algo::group_stats_by(group_key::op))
     std::printf("  %-9s n=%llu sum=%.0f p50=%.0f max=%.0f ns\n",
                 std::string(info.names[static_cast<name_id>(g.id)]).c_str(),
                 static_cast<unsigned long long>(g.count), g.sum_ns, g.p50_ns, g.max_ns);
 
-  std::printf("%s", format_summary_txt(events | views::summary({&info})).c_str());
+  std::printf("%s", format_summary_txt(events | algo::summary({&info})).c_str());
   return 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Embeds the HTML report's JavaScript and CSS (assets/html/) into a header.
 
-Writes include/tpuprof/sinks/detail/html_assets.hpp: each file as an array of raw
+Writes include/tpuprof/report/detail/html_assets.hpp: each file as an array of raw
 string literal chunks (split at line ends, < 8000 bytes each, so no compiler
 limit on literal length is met). The header is committed, so the library stays
 header-only from an install and from single_include/.
@@ -12,7 +12,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "assets" / "html"
-OUT = ROOT / "include" / "tpuprof" / "detail" / "html_assets.hpp"
+OUT = ROOT / "include" / "tpuprof" / "report" / "detail" / "html_assets.hpp"
 DELIM = "tpuprof_asset"
 CHUNK = 8000
 # (variable, file, text the file must not contain: it would end its HTML element)
@@ -56,7 +56,7 @@ def main() -> int:
     text = generate()
     if "--check" in sys.argv[1:]:
         if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
-            print("include/tpuprof/sinks/detail/html_assets.hpp is stale: run tools/embed_assets.py",
+            print("include/tpuprof/report/detail/html_assets.hpp is stale: run tools/embed_assets.py",
                   file=sys.stderr)
             return 1
         return 0

@@ -18,6 +18,10 @@ for entry in bm1684x:bm1684x/bmprofile_data-1 bm1690:bm1690/cdm_profile_data_dev
   cp "$tmp/$name/events.csv" "$G/${name}_real_events.csv"
   [ "$name" = bm1684x ] && cp "$tmp/$name/summary.csv" "$G/${name}_real_summary.csv"
   cp "$tmp/$name/trace.json" "$G/${name}_real_trace.json"
+  # The summary formatters' bytes (sinks/summary_format.hpp) as the CLI prints them.
+  "$T" summary -q "$S/${entry#*:}" > "$G/${name}_real_summary.txt"
+  "$T" summary -q --format csv "$S/${entry#*:}" > "$G/${name}_real_summary_cli.csv"
+  "$T" summary -q --format json "$S/${entry#*:}" > "$G/${name}_real_summary_cli.json"
   { printf '# cksum: %s\n' "$(cksum < "$tmp/$name/trace.pftrace")"
     protoc --proto_path=tests/data --decode=perfetto.protos.Trace perfetto_trace.proto \
       < "$tmp/$name/trace.pftrace"; } > "$G/${name}_real_trace.pftrace.txt"

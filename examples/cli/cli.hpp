@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include <tpuprof/algo/group_stats.hpp>
 #include <tpuprof/trace.hpp>
-#include <tpuprof/views/group_by.hpp>
 
 namespace CLI {
 class App;

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <tpuprof/algo/summary.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/chrome_json_reader.hpp>
 #include <tpuprof/io/host_trace.hpp>
@@ -17,7 +18,6 @@
 #include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/sinks/write_file.hpp>
 #include <tpuprof/trace.hpp>
-#include <tpuprof/views/summary.hpp>
 
 #include "cli.hpp"
 
@@ -80,7 +80,7 @@ int run_convert(const common_options& o, const convert_options& c) {
       summary_options so;
       so.info = &t.info();
       io::atomic_file af(f);
-      af.write(format_summary_txt(t.events() | views::summary(so)));
+      af.write(format_summary_txt(t.events() | algo::summary(so)));
       af.commit();
     });
   }

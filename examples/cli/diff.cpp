@@ -6,8 +6,8 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <tpuprof/algo/diff.hpp>
 #include <tpuprof/trace.hpp>
-#include <tpuprof/views/diff.hpp>
 
 #include "cli.hpp"
 

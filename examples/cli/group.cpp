@@ -8,9 +8,9 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <tpuprof/algo/diff.hpp>
+#include <tpuprof/algo/group_stats.hpp>
 #include <tpuprof/trace.hpp>
-#include <tpuprof/views/diff.hpp>
-#include <tpuprof/views/group_by.hpp>
 
 #include "cli.hpp"
 
@@ -36,7 +36,7 @@ int run_group(const common_options& o, const group_options& a) {
   progress p(!o.quiet && o.color);
   auto t = load(o, p);
   const group_key key = parse_group_key(a.by);
-  auto groups = t.events() | views::group_by(key);
+  auto groups = t.events() | algo::group_stats_by(key);
   std::sort(groups.begin(), groups.end(),
             [](const group_stats& x, const group_stats& y) { return x.sum_ns > y.sum_ns; });
   auto label = [&](const group_stats& g) { return group_label(g, t.info()); };

@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <tpuprof/sinks/html.hpp>
+#include <tpuprof/report/html.hpp>
 #include <tpuprof/trace.hpp>
 
 #include "cli.hpp"
@@ -16,9 +16,9 @@ namespace cli {
 
 void write_report(const std::string& file, const trace& t) {
   if (t.has_operands())
-    sinks::write_html_file(file, t, t);
+    report::write_html_file(file, t, t);
   else
-    sinks::write_html_file(file, t);
+    report::write_html_file(file, t);
 }
 
 subcommand register_report(CLI::App& app, common_options& o) {

@@ -7,9 +7,9 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <tpuprof/algo/top_n.hpp>
 #include <tpuprof/trace.hpp>
 #include <tpuprof/views/filter.hpp>
-#include <tpuprof/views/top_n.hpp>
 
 #include "cli.hpp"
 
@@ -32,12 +32,12 @@ int run_top(const common_options& o, const top_options& a) {
                                      : rank_by::duration;
   std::vector<engine_event> sel;
   if (a.engine.empty())
-    sel = t.events() | views::top_n(a.n, rb);
+    sel = t.events() | algo::top_n(a.n, rb);
   else {
     auto e = parse_engine(a.engine);
     if (!e)
       throw std::invalid_argument("unknown engine '" + a.engine + "' (tiu, gdma, sdma, cdma)");
-    sel = t.events() | views::only(*e) | views::top_n(a.n, rb);
+    sel = t.events() | views::only(*e) | algo::top_n(a.n, rb);
   }
   fmt::print("{:>4} {:>3} {:>4} {:<5} {:>9} {:<24} {:>14} {:>12} {:>12} {:>9} {:>8}\n", "rank",
              "dev", "unit", "eng", "cmd_id", "op", "begin_us", "dur_ns", "bytes", "GB/s", "layer");

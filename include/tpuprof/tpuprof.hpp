@@ -50,13 +50,17 @@
 #include <tpuprof/synth/dump_writer.hpp>
 
 // views and sinks
+#include <tpuprof/algo.hpp>
 #include <tpuprof/sinks/any_sink.hpp>
 #include <tpuprof/sinks/callback.hpp>
 #include <tpuprof/sinks/chrome_json.hpp>
 #include <tpuprof/sinks/csv.hpp>
-#include <tpuprof/sinks/html.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/sinks/sink.hpp>
+#include <tpuprof/sinks/summary_format.hpp>
 #include <tpuprof/sinks/tee.hpp>
 #include <tpuprof/sinks/write_file.hpp>
 #include <tpuprof/views.hpp>
+
+// The HTML report application (report/) is outside the umbrella: include
+// <tpuprof/report/html.hpp>.

@@ -9,6 +9,7 @@
 
 #include <tpuprof/sinks/chrome_json.hpp>
 #include <tpuprof/sinks/write_file.hpp>
+#include <tpuprof/views/track_layout.hpp>
 
 #include "sinks/sample_trace.hpp"
 
@@ -31,8 +32,9 @@ TEST_CASE("chrome json sink output parses back with simdjson, event by event") {
   simdjson::dom::element doc;
   REQUIRE(parser.parse(out).get(doc) == simdjson::SUCCESS);
   CHECK(std::string_view(doc["displayTimeUnit"]) == "ns");
-  std::map<std::string, const engine_event*> want;  // cat/name@ts_ns
-  const auto origin = std::int64_t(t.meta.begin_ns);
+  std::map<std::string, const engine_event*> want;             // cat/name@ts_ns
+  const auto origin = tpuprof::track_layout(t.meta).origin();  // 0: the timeline's zero
+  CHECK(origin == 0);
   for (const auto& e : t.hw) {
     std::string n = e.op ? std::string(t.meta.names[e.op]) : "unknown";
     want[std::string(name(e.engine)) + "/" + n + "@" +
@@ -95,7 +97,7 @@ TEST_CASE("chrome json output passes chrome_json_check.py, with host spans merge
   io::host_trace h;
   h.processes.push_back({1234, 0, "python \"main\""});
   h.threads.push_back({1234, 1235, "main"});
-  h.spans.push_back({"forward", "cpu_op", 1234, 1235, 100, 2000});
+  h.spans.push_back({"forward", "cpu_op", 1234, 1235, -100, 2000});
   auto dir = sink_test::tmp_dir("chrome");
   auto file = dir / "sample.json";
   sinks::write_file<sinks::chrome_json_sink>(file, t, h);
@@ -103,7 +105,7 @@ TEST_CASE("chrome json output passes chrome_json_check.py, with host spans merge
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
   REQUIRE(parser.parse(text).get(doc) == simdjson::SUCCESS);
-  // The host span starts before the device: it becomes the origin (ts 0).
+  // The host span starts before the timeline's zero: it becomes the origin (ts 0).
   bool host_seen = false;
   for (simdjson::dom::element ev : doc["traceEvents"].get_array())
     if (std::string_view(ev["ph"]) == "X" && std::string_view(ev["name"]) == "forward") {
@@ -126,7 +128,7 @@ TEST_CASE("chrome json output passes chrome_json_check.py, with host spans merge
 
 TEST_CASE("chrome json timestamps are exact microseconds with 3 decimals") {
   materialized_trace t;
-  t.meta.begin_ns = 1'000'000'000'000;  // 1000 s: rebased to the start
+  t.meta.begin_ns = 1'000'000'000'000;  // 1000 s after the origin (0): not rebased
   t.meta.end_ns = t.meta.begin_ns + 5000;
   auto e = sink_test::ev(0, engine::tiu, t.meta.begin_ns + 1, t.meta.begin_ns + 2001.4, 1, 0);
   t.hw.push_back(e);
@@ -135,5 +137,5 @@ TEST_CASE("chrome json timestamps are exact microseconds with 3 decimals") {
   o.counters = false;
   sinks::chrome_json_sink s(out, o);
   write_trace(t, s);
-  CHECK(out.find(R"("ts":0.001,"dur":2.000)") != std::string::npos);
+  CHECK(out.find(R"("ts":1000000000.001,"dur":2.000)") != std::string::npos);
 }

@@ -21,7 +21,7 @@
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/io/dump_files.hpp>
-#include <tpuprof/sinks/html.hpp>
+#include <tpuprof/report/html.hpp>
 #include <tpuprof/sinks/write_file.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
 
@@ -93,7 +93,22 @@ TEST_CASE("html report is one self-contained page with the data embedded compact
   CHECK(doc["tables"]["op"].get_array().size() >= 2);
   CHECK(doc["summary"]["cores"].get_array().size() == 2);
   CHECK(doc["bw"]["series"].get_array().size() == 3);  // GDMA 0, SDMA 1, CDMA port 2
-  CHECK(doc["gaps"]["lanes"].get_array().size() >= 1);
+  // The sample's gaps are all shorter than the default threshold (1 us).
+  CHECK(double(doc["gaps"]["min_gap_ns"]) == tpuprof::default_min_gap_ns);
+  CHECK(doc["gaps"]["lanes"].get_array().size() == 0);
+  CHECK(double(doc["info"]["origin_ns"]) == 0);  // the one time origin (docs/views.md)
+  CHECK(double(doc["info"]["begin_ns"]) == 900);
+  {
+    sinks::html_options all;
+    all.min_gap_ns = 0;
+    std::string page;
+    sinks::write_html(t, page, all);
+    const std::string m = meta_of(page);
+    simdjson::dom::parser p2;
+    simdjson::dom::element d2;
+    REQUIRE(p2.parse(m).get(d2) == simdjson::SUCCESS);
+    CHECK(d2["gaps"]["lanes"].get_array().size() >= 1);
+  }
   // No "</script>" can come out of a name: '<' is written as \u003c.
   auto evil = t;
   evil.meta.names.intern("</script><script>alert(1)</script>");
@@ -514,7 +529,7 @@ TEST_CASE("html report of the real BM1684X capture works in headless Chromium") 
   // Memory operands whose tooltips are checked: per chart one that no other
   // operand comes near (in time, and within its own size in address).
   const std::vector<engine_event> ev = materialize(d).hw;
-  const memory_map_report mm = views::memory_map(ev, d);
+  const memory_map_report mm = algo::memory_map(ev, d);
   mem_expect mem;
   mem.panels = {{"LOCAL MEM", 403}, {"GLOBAL MEM", 176}};  // tests/data/bm1684x_vendor_mem.csv
   for (unsigned panel = 0; panel < 2; ++panel) {

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <tpuprof/algo/bandwidth_series.hpp>
 #include <tpuprof/views/bandwidth.hpp>
 
 #include "views/view_test_util.hpp"
@@ -32,7 +33,7 @@ TEST_CASE("bandwidth_series spreads bytes over windows") {
   // 1000 bytes over [50, 150): 500 in window [0,100) and 500 in [100,200).
   std::vector<engine_event> v{ev(engine::gdma, 0, 50, 150, 1000), ev(engine::gdma, 0, 210, 220, 40),
                               ev(engine::sdma, 0, 0, 100, 100), ev(engine::gdma, 1, 0, 10, 10)};
-  auto s = views::bandwidth_series(v, bandwidth_series_options{100, bandwidth_group::track, 0.0});
+  auto s = algo::bandwidth_series(v, bandwidth_series_options{100, bandwidth_group::track, 0.0});
   REQUIRE(s.size() == 3);
   CHECK(s[0].key == track_key{0, 0, engine::gdma});
   REQUIRE(s[0].size() == 3);
@@ -45,15 +46,15 @@ TEST_CASE("bandwidth_series spreads bytes over windows") {
   CHECK(s[1].bytes[0] == doctest::Approx(100));
   CHECK(s[1].bytes[1] == 0);
 
-  auto by_core = v | views::bandwidth_series(100, bandwidth_group::core);
+  auto by_core = v | algo::bandwidth_series(100, bandwidth_group::core);
   REQUIRE(by_core.size() == 2);
   CHECK(by_core[0].bytes[0] == doctest::Approx(600));
   CHECK(by_core[0].total_bytes() == doctest::Approx(1140));
-  auto by_engine = v | views::bandwidth_series(100, bandwidth_group::engine);
+  auto by_engine = v | algo::bandwidth_series(100, bandwidth_group::engine);
   REQUIRE(by_engine.size() == 2);
   CHECK(by_engine[0].key.eng == engine::gdma);
   CHECK(by_engine[0].bytes[0] == doctest::Approx(510));
-  auto dev = v | views::bandwidth_series(1000, bandwidth_group::device);
+  auto dev = v | algo::bandwidth_series(1000, bandwidth_group::device);
   REQUIRE(dev.size() == 1);
   REQUIRE(dev[0].size() == 1);
   CHECK(dev[0].bytes[0] == doctest::Approx(1150));
@@ -62,16 +63,16 @@ TEST_CASE("bandwidth_series spreads bytes over windows") {
 
 TEST_CASE("bandwidth_series edge cases") {
   std::vector<engine_event> none;
-  CHECK(views::bandwidth_series(none, 100).empty());
+  CHECK(algo::bandwidth_series(none, 100).empty());
   std::vector<engine_event> one{ev(engine::cdma, 0, 100, 100, 64)};
-  auto s = views::bandwidth_series(one, 10);
+  auto s = algo::bandwidth_series(one, 10);
   REQUIRE(s.size() == 1);
   REQUIRE(s[0].size() == 1);
   CHECK(s[0].origin_ns == 100);
   CHECK(s[0].bytes[0] == 64);
   // A window edge exactly at an event's end: nothing leaks into the next window.
   std::vector<engine_event> edge{ev(engine::gdma, 0, 0, 100, 100)};
-  auto e = views::bandwidth_series(edge, 50);
+  auto e = algo::bandwidth_series(edge, 50);
   REQUIRE(e[0].size() == 2);
   CHECK(e[0].bytes[0] == doctest::Approx(50));
   CHECK(e[0].bytes[1] == doctest::Approx(50));

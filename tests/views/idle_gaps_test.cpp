@@ -29,7 +29,7 @@ TEST_CASE("idle_gaps finds waits between events with their neighbours") {
                               ev(engine::tiu, 0, 100, 110)};
   v[1].cmd_id = 2;
   v[3].cmd_id = 4;
-  auto g = gaps_of(v | views::idle_gaps());
+  auto g = gaps_of(v | views::idle_gaps(0));
   REQUIRE(g.size() == 2);
   CHECK(g[0].begin_ns == 10);
   CHECK(g[0].end_ns == 15);
@@ -56,7 +56,7 @@ TEST_CASE("idle_gaps merges overlaps within a track: the gap starts at the lates
   std::vector<engine_event> v{ev(engine::sdma, 0, 0, 50), ev(engine::sdma, 0, 10, 20),
                               ev(engine::sdma, 0, 30, 40), ev(engine::sdma, 0, 60, 70)};
   v[0].cmd_id = 1;
-  auto g = gaps_of(v | views::idle_gaps());
+  auto g = gaps_of(v | views::idle_gaps(0));
   REQUIRE(g.size() == 1);
   CHECK(g[0].begin_ns == 50);
   CHECK(g[0].end_ns == 60);
@@ -67,7 +67,7 @@ TEST_CASE("idle_gaps never spans two tracks") {
   std::vector<engine_event> v{ev(engine::tiu, 0, 0, 10),   ev(engine::tiu, 0, 20, 30),
                               ev(engine::gdma, 0, 40, 50), ev(engine::gdma, 0, 55, 60),
                               ev(engine::tiu, 1, 70, 80),  ev(engine::tiu, 0, 0, 1, 0, 1)};
-  auto g = gaps_of(v | views::idle_gaps());
+  auto g = gaps_of(v | views::idle_gaps(0));
   REQUIRE(g.size() == 2);
   CHECK(g[0].track.eng == engine::tiu);
   CHECK(g[0].dur_ns() == 10);
@@ -77,9 +77,9 @@ TEST_CASE("idle_gaps never spans two tracks") {
 
 TEST_CASE("idle_gaps on empty input and one event") {
   std::vector<engine_event> none;
-  CHECK(gaps_of(none | views::idle_gaps()).empty());
+  CHECK(gaps_of(none | views::idle_gaps(0)).empty());
   std::vector<engine_event> one{ev(engine::tiu, 0, 5, 10)};
-  CHECK(gaps_of(one | views::idle_gaps()).empty());
+  CHECK(gaps_of(one | views::idle_gaps(0)).empty());
 }
 
 TEST_CASE("idle_gaps needs track order; sorted_by_track restores it") {
@@ -88,7 +88,7 @@ TEST_CASE("idle_gaps needs track order; sorted_by_track restores it") {
   CHECK_FALSE(is_track_ordered(v));
   auto sorted = sorted_by_track(v);
   CHECK(is_track_ordered(sorted));
-  auto g = gaps_of(sorted | views::idle_gaps());
+  auto g = gaps_of(sorted | views::idle_gaps(0));
   REQUIRE(g.size() == 2);
   CHECK(g[0].track.eng == engine::tiu);
   CHECK(g[0].begin_ns == 10);
@@ -112,7 +112,7 @@ TEST_CASE("idle_gaps composes with other adaptors and is multi-pass") {
   CHECK(b.size() == 1);
   CHECK(a[0].begin_ns == 20);
   auto first_two = v | std::views::take(2);
-  CHECK(gaps_of(first_two | views::idle_gaps()).size() == 1);
+  CHECK(gaps_of(first_two | views::idle_gaps(0)).size() == 1);
   auto it = ranges::begin(r);
   auto it2 = it;
   CHECK(it == it2);

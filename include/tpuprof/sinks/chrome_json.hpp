@@ -20,6 +20,7 @@
 #include <tpuprof/sinks/output.hpp>
 #include <tpuprof/sinks/sink.hpp>
 #include <tpuprof/trace_info.hpp>
+#include <tpuprof/views/track_layout.hpp>
 
 namespace tpuprof::sinks {
 
@@ -32,8 +33,10 @@ struct chrome_json_options {
 };
 
 /// Device pids are 0x40000000 + device*4096 (+2048 for CDMA ports) + unit,
-/// so they never collide with host pids; tids are engine*1000 + lane + 1.
-/// `ts` is in us with 3 decimals relative to the trace start (exact ns).
+/// so they never collide with host pids; tids are engine*1000 + lane + 1 and
+/// threads sort by engine_rank (the display order of every sink).
+/// `ts` is in us with 3 decimals relative to the track_layout's time origin
+/// (exact ns); lanes come from lane_packer (docs/views.md).
 class chrome_json_sink {
  public:
   static constexpr std::uint32_t device_pid_base = 0x40000000u;
@@ -43,7 +46,9 @@ class chrome_json_sink {
 
   void begin(const trace_info& info) {
     info_ = &info;
-    if (info.end_ns > info.begin_ns) origin_ = static_cast<std::int64_t>(std::floor(info.begin_ns));
+    const track_layout layout(info);
+    origin_ = layout.origin();
+    window_begin_ = layout.span_begin();
     window_ = opt_.counter_window_ns > 0 ? opt_.counter_window_ns
                                          : detail::auto_window_ns(info.begin_ns, info.end_ns);
     header();
@@ -184,8 +189,8 @@ class chrome_json_sink {
  private:
   struct track_state {
     std::uint32_t pid = 0, tid0 = 0;
-    bool nesting = false;
-    std::vector<std::vector<std::int64_t>> lanes;  // open ends per lane
+    std::int64_t sort0 = 0;  // thread_sort_index of lane 0: display order (engine_rank)
+    lane_packer lanes;
     bool counters = false, dma = false;
     std::string counter_name;
     detail::window_counter win;
@@ -201,9 +206,7 @@ class chrome_json_sink {
     if (s.empty()) return "unknown";
     return esc_.get(op, s);
   }
-  std::int64_t to_ns(double ns) const noexcept {
-    return ns == ns ? static_cast<std::int64_t>(std::llround(ns)) : 0;
-  }
+  static std::int64_t to_ns(double ns) noexcept { return track_layout::round_ns(ns); }
   void header() {
     if (started_) return;
     started_ = true;
@@ -268,11 +271,12 @@ class chrome_json_sink {
     if (fresh) {
       tr.pid = group_pid(d, unit, eng == engine::cdma);
       tr.tid0 = static_cast<std::uint32_t>(eng) * 1000u + 1u;
-      tr.nesting = !is_hardware(eng);
+      tr.sort0 = engine_rank(eng) * 1000 + 1;
+      tr.lanes = lane_packer(!is_hardware(eng));
       tr.counters = opt_.counters && is_hardware(eng);
       tr.dma = is_dma(eng);
       tr.counter_name = std::string(name(eng));
-      tr.win.reset(origin_, window_);
+      tr.win.reset(window_begin_, window_);
       tracks_.push_back(&tr);
     }
     last_key_ = key;
@@ -280,21 +284,15 @@ class chrome_json_sink {
     return tr;
   }
   std::uint32_t pick_lane(track_state& tr, std::int64_t b, std::int64_t e) {
-    std::uint32_t lane = 0;
-    for (;; ++lane) {
-      if (lane == tr.lanes.size()) {
-        tr.lanes.emplace_back();
-        std::uint32_t tid = tr.tid0 + lane;
-        std::string n(name(static_cast<engine>((tr.tid0 - 1) / 1000)));
-        if (lane) n += " #" + std::to_string(lane);
-        meta(tr.pid, tid, "thread_name", n);
-        sort_meta(tr.pid, tid, "thread_sort_index", tid);
-      }
-      auto& ends = tr.lanes[lane];
-      while (!ends.empty() && ends.back() <= b) ends.pop_back();
-      if (ends.empty() || (tr.nesting && ends.back() >= e)) break;
+    bool fresh = false;
+    const std::uint32_t lane = tr.lanes.place(b, e, fresh);
+    if (fresh) {
+      std::uint32_t tid = tr.tid0 + lane;
+      std::string n(name(static_cast<engine>((tr.tid0 - 1) / 1000)));
+      if (lane) n += " #" + std::to_string(lane);
+      meta(tr.pid, tid, "thread_name", n);
+      sort_meta(tr.pid, tid, "thread_sort_index", tr.sort0 + lane);
     }
-    tr.lanes[lane].push_back(e);
     return lane;
   }
   struct counter_emit {
@@ -328,7 +326,7 @@ class chrome_json_sink {
   detail::json_name_cache esc_;
   chrome_json_options opt_;
   const trace_info* info_ = nullptr;
-  std::int64_t origin_ = 0, window_ = 10'000;
+  std::int64_t origin_ = 0, window_begin_ = 0, window_ = 10'000;
   bool started_ = false, first_ = true, finished_ = false;
   std::unordered_map<std::uint32_t, track_state> index_;  // node-based: stable addresses
   std::vector<track_state*> tracks_;

@@ -17,6 +17,7 @@
 #include <tpuprof/sinks/output.hpp>
 #include <tpuprof/sinks/sink.hpp>
 #include <tpuprof/trace_info.hpp>
+#include <tpuprof/views/track_layout.hpp>
 
 namespace tpuprof::sinks {
 
@@ -41,6 +42,7 @@ class csv_sink {
 
   void begin(const trace_info& info) {
     info_ = &info;
+    origin_ = track_layout(info).origin_ns;
     head();
   }
 
@@ -66,9 +68,9 @@ class csv_sink {
     *p++ = ',';
     p = write_uint(p, e.end_cycle);
     *p++ = ',';
-    p = write_double(p, e.begin_ns);
+    p = write_double(p, e.begin_ns - origin_);
     *p++ = ',';
-    p = write_double(p, e.end_ns);
+    p = write_double(p, e.end_ns - origin_);
     *p++ = ',';
     p = write_double(p, e.dur_ns());
     *p++ = ',';
@@ -166,13 +168,15 @@ class csv_sink {
   detail::out_buffer buf_;
   csv_options opt_;
   const trace_info* info_ = nullptr;
+  double origin_ = 0;
   bool headed_ = false;
   std::vector<std::uint8_t> state_;  // per name id: 0 = unknown, 1 = plain, 2 = quoted_
   std::vector<std::string> quoted_;
 };
 
-/// One row per (device, core/port, engine) track, in track order, written at
-/// finish(): event count, busy time (union of event intervals), bytes, mean
+/// One row per (device, core/port, engine) track, in display order
+/// (display_less), written at finish(): event count, first and last time
+/// after the origin, busy time (busy_accumulator), bytes, mean
 /// bandwidth (bytes / busy time of byte-carrying events) and utilization of
 /// the trace span. Derived rows (layer, function, ...) get rows too.
 class csv_summary_sink {
@@ -186,20 +190,15 @@ class csv_summary_sink {
   void begin(const trace_info& info) {
     span_begin_ = info.begin_ns;
     span_end_ = info.end_ns;
+    origin_ = track_layout(info).origin_ns;
   }
 
   void write(const engine_event& e) {
-    auto& a = acc_[key{e.device, e.engine == engine::cdma, e.unit, e.engine}];
-    double b = e.begin_ns, en = std::max(e.begin_ns, e.end_ns);
-    ++a.count;
-    a.first = std::min(a.first, b);
-    a.last = std::max(a.last, en);
-    double from = std::max(b, a.covered);
-    if (en > from) a.busy += en - from;
-    a.covered = std::max(a.covered, en);
+    auto& a = acc_[track_of(e)];
+    a.busy.add(e.begin_ns, e.end_ns);
     if (e.has_bytes()) {
       a.bytes += e.bytes;
-      a.byte_time += en - b;
+      a.byte_time += std::max(e.begin_ns, e.end_ns) - e.begin_ns;
     }
   }
 
@@ -210,23 +209,24 @@ class csv_summary_sink {
     }
     double span = span_end_ - span_begin_;
     for (const auto& [k, a] : acc_) {
+      const bool cdma = k.eng == engine::cdma;
       detail::put_int(buf_, unsigned{k.device});
       buf_.put(',');
-      if (!k.cdma) detail::put_int(buf_, unsigned{k.unit});
+      if (!cdma) detail::put_int(buf_, unsigned{k.unit});
       buf_.put(',');
       buf_.append(name(k.eng));
       buf_.put(',');
-      if (k.cdma) detail::put_int(buf_, unsigned{k.unit});
+      if (cdma) detail::put_int(buf_, unsigned{k.unit});
       buf_.put(',');
-      detail::put_int(buf_, a.count);
+      detail::put_int(buf_, a.busy.count);
       buf_.put(',');
-      detail::put_double(buf_, a.first);
+      detail::put_double(buf_, a.busy.first - origin_);
       buf_.put(',');
-      detail::put_double(buf_, a.last);
+      detail::put_double(buf_, a.busy.last - origin_);
       buf_.put(',');
-      detail::put_double(buf_, a.busy);
+      detail::put_double(buf_, a.busy.busy);
       buf_.put(',');
-      if (span > 0) detail::put_double(buf_, std::round(a.busy / span * 1e6) / 1e4);
+      if (span > 0) detail::put_double(buf_, std::round(a.busy.busy / span * 1e6) / 1e4);
       buf_.put(',');
       if (a.byte_time > 0 || a.bytes) detail::put_int(buf_, a.bytes);
       buf_.put(',');
@@ -237,31 +237,20 @@ class csv_summary_sink {
   }
 
  private:
-  struct key {
-    std::uint8_t device;
-    bool cdma;
-    std::uint8_t unit;
-    engine eng;
-    friend bool operator<(const key& x, const key& y) noexcept {
-      if (x.device != y.device) return x.device < y.device;
-      if (x.cdma != y.cdma) return y.cdma;
-      if (x.unit != y.unit) return x.unit < y.unit;
-      return x.eng < y.eng;
-    }
+  struct display_order {
+    bool operator()(track_key a, track_key b) const noexcept { return display_less(a, b); }
   };
   struct acc {
-    std::uint64_t count = 0, bytes = 0;
-    double first = std::numeric_limits<double>::infinity();
-    double last = -std::numeric_limits<double>::infinity();
-    double busy = 0, byte_time = 0;
-    double covered = -std::numeric_limits<double>::infinity();
+    busy_accumulator busy;
+    std::uint64_t bytes = 0;
+    double byte_time = 0;
   };
   void eol() { buf_.append(opt_.crlf ? std::string_view{"\r\n"} : std::string_view{"\n"}); }
 
   detail::out_buffer buf_;
   csv_options opt_;
-  double span_begin_ = 0, span_end_ = 0;
-  std::map<key, acc> acc_;
+  double span_begin_ = 0, span_end_ = 0, origin_ = 0;
+  std::map<track_key, acc, display_order> acc_;
 };
 
 static_assert(event_sink<csv_sink>);

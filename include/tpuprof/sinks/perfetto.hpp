@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -20,11 +21,13 @@
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/sinks/counter_sample.hpp>
+#include <tpuprof/sinks/detail/perfetto_tags.hpp>
 #include <tpuprof/sinks/detail/proto_writer.hpp>
 #include <tpuprof/sinks/detail/window_counter.hpp>
 #include <tpuprof/sinks/output.hpp>
 #include <tpuprof/sinks/sink.hpp>
 #include <tpuprof/trace_info.hpp>
+#include <tpuprof/views/track_layout.hpp>
 
 namespace tpuprof::sinks {
 
@@ -40,7 +43,8 @@ struct perfetto_options {
 
 /// Writes engine events (and host spans, counters) as Perfetto TrackEvents.
 /// Device d -> "Core n" / "CDMA port p" -> engine tracks; slices named by op.
-/// Overlapping events on one engine go to extra same-named tracks (lanes).
+/// Overlapping events on one engine go to extra same-named tracks (lanes,
+/// from lane_packer); times are ns after the track_layout's origin.
 /// Memory: the buffer plus a small state per track (never per event).
 class perfetto_sink {
  public:
@@ -49,12 +53,11 @@ class perfetto_sink {
 
   void begin(const trace_info& info) {
     info_ = &info;
-    double lo = info.begin_ns;
-    if (lo < 0) shift_ = std::max(shift_, static_cast<std::int64_t>(std::ceil(-lo)));
+    const track_layout layout(info);
+    shift_ = std::max(shift_, -layout.origin());
     window_ = opt_.counter_window_ns > 0 ? opt_.counter_window_ns
                                          : detail::auto_window_ns(info.begin_ns, info.end_ns);
-    origin_ =
-        info.end_ns > info.begin_ns ? static_cast<std::int64_t>(std::floor(info.begin_ns)) : 0;
+    window_begin_ = layout.span_begin();
     for (const auto& t : info.tracks) track_for(t.device, t.unit, t.eng);
   }
 
@@ -75,12 +78,14 @@ class perfetto_sink {
       slice(
           tr, b, e,
           [&](std::uint8_t*& p, std::size_t lane) {
-            auto* te = detail::proto::begin_nested(p, 11);
-            p = detail::proto::put_uint(p, 9, 1);
-            if (lane) p = detail::proto::put_uint(p, 11, tr.lanes[lane].uuid);
-            p = detail::proto::put_string(p, 23, s.name);
-            if (!s.cat.empty()) p = detail::proto::put_string(p, 22, s.cat);
-            p = detail::proto::end_nested(te, p);
+            using namespace detail::proto;
+            using detail::perfetto::track_event;
+            auto* te = begin_nested(p, detail::perfetto::trace_packet::track_event);
+            p = put_uint(p, track_event::type, detail::perfetto::value::slice_begin);
+            if (lane) p = put_uint(p, track_event::track_uuid, tr.lanes[lane]);
+            p = put_string(p, track_event::name, s.name);
+            if (!s.cat.empty()) p = put_string(p, track_event::categories, s.cat);
+            p = end_nested(te, p);
           },
           64 + detail::proto::string_bound(s.name) + detail::proto::string_bound(s.cat));
     }
@@ -111,17 +116,18 @@ class perfetto_sink {
         tr, b, en,
         [&](std::uint8_t*& p, std::size_t lane) {
           using namespace detail::proto;
+          using namespace detail::perfetto;
           if (new_op || new_fn || new_dir) {
-            auto* id = begin_nested(p, 12);
-            if (new_op) p = interned(p, 2, op + 1u, op_name(op));
-            if (new_fn) p = interned(p, 29, e.function + 1u, fn);
-            if (new_dir) p = interned(p, 29, dir_iid, name(dir));
+            auto* id = begin_nested(p, trace_packet::interned_data);
+            if (new_op) p = interned(p, interned_data::event_names, op + 1u, op_name(op));
+            if (new_fn) p = interned(p, strings, e.function + 1u, fn);
+            if (new_dir) p = interned(p, strings, dir_iid, name(dir));
             p = end_nested(id, p);
           }
-          auto* te = begin_nested(p, 11);
-          p = put_uint(p, 9, 1);
-          if (lane) p = put_uint(p, 11, tr.lanes[lane].uuid);
-          p = put_uint(p, 10, op + 1u);
+          auto* te = begin_nested(p, trace_packet::track_event);
+          p = put_uint(p, track_event::type, value::slice_begin);
+          if (lane) p = put_uint(p, track_event::track_uuid, tr.lanes[lane]);
+          p = put_uint(p, track_event::name_iid, op + 1u);
           if (hw) p = annot_int(p, a_cmd_id, e.cmd_id);
           if (e.has_bytes()) p = annot_int(p, a_bytes, static_cast<std::int64_t>(e.bytes));
           if (double bw = e.bandwidth_gbps(); !std::isnan(bw)) p = annot_double(p, a_ddr_gbps, bw);
@@ -130,9 +136,9 @@ class perfetto_sink {
           if (e.function) p = annot_str(p, a_function, e.function + 1u);
           if (dir != direction::none) p = annot_str(p, a_direction, dir_iid);
           if (hw && !e.matched()) {
-            auto* a = begin_nested(p, 4);
-            p = put_uint(p, 1, a_matched);
-            p = put_uint(p, 2, 0);
+            auto* a = begin_nested(p, track_event::debug_annotations);
+            p = put_uint(p, debug_annotation::name_iid, a_matched);
+            p = put_uint(p, debug_annotation::bool_value, 0);
             p = end_nested(a, p);
           }
           p = end_nested(te, p);
@@ -148,7 +154,7 @@ class perfetto_sink {
     if (finished_) return;
     finished_ = true;
     for (auto& tr : tracks_) {
-      flush_ends(tr, std::numeric_limits<std::int64_t>::max());
+      tr.packer.close_all([&](std::int64_t end, std::uint32_t lane) { put_end(tr, end, lane); });
       if (tr.util_uuid) tr.win.finish(counter_emitter(tr));
     }
     buf_.flush();
@@ -175,26 +181,16 @@ class perfetto_sink {
     a_count
   };
   static constexpr std::uint32_t dir_iid_base = 0x20000;
-
-  struct lane_t {
-    std::uint64_t uuid;
-    std::vector<std::int64_t> ends;  // open slices (a stack when nesting)
-  };
-  struct pending {
-    std::int64_t end;
-    std::uint32_t lane;
-    friend bool operator>(const pending& a, const pending& b) noexcept { return a.end > b.end; }
-  };
+  static constexpr auto strings = detail::perfetto::interned_data::debug_annotation_string_values;
   struct slice_track {
     std::uint32_t seq = 0;
     std::uint64_t parent = 0;
     std::string name;
     std::int32_t rank = 0;
-    bool nesting = false;
     bool thread = false;  // host thread: extra lanes go under the process
     std::uint64_t lane_parent = 0;
-    std::vector<lane_t> lanes;
-    std::vector<pending> heap;  // min-heap of open slice ends
+    std::vector<std::uint64_t> lanes;  // track uuid per lane
+    lane_packer packer;
     bool started = false;
     std::int64_t last_ts = 0;
     std::vector<std::uint64_t> names_done, strs_done;
@@ -223,34 +219,37 @@ class perfetto_sink {
     return static_cast<std::int64_t>(std::llround(ns)) + shift_;
   }
 
-  static std::uint8_t* interned(std::uint8_t* p, std::uint32_t field, std::uint64_t iid,
-                                std::string_view s) {
+  static std::uint8_t* interned(std::uint8_t* p, detail::perfetto::interned_data field,
+                                std::uint64_t iid, std::string_view s) {
     using namespace detail::proto;
+    using detail::perfetto::interned_string;
     auto* m = begin_nested(p, field);
-    p = put_uint(p, 1, iid);
-    p = put_string(p, 2, s);
+    p = put_uint(p, interned_string::iid, iid);
+    p = put_string(p, interned_string::name, s);
     return end_nested(m, p);
   }
-  static std::uint8_t* annot_int(std::uint8_t* p, std::uint32_t iid, std::int64_t v) {
+  /// A debug annotation named `iid` with `v` in field `f` (int, double, string iid).
+  template <class V>
+  static std::uint8_t* annot(std::uint8_t* p, std::uint32_t iid,
+                             detail::perfetto::debug_annotation f, V v) {
     using namespace detail::proto;
-    auto* a = begin_nested(p, 4);
-    p = put_uint(p, 1, iid);
-    p = put_int(p, 4, v);
+    using detail::perfetto::debug_annotation;
+    auto* a = begin_nested(p, detail::perfetto::track_event::debug_annotations);
+    p = put_uint(p, debug_annotation::name_iid, iid);
+    if constexpr (std::is_floating_point_v<V>)
+      p = put_double(p, f, v);
+    else
+      p = put_int(p, f, static_cast<std::int64_t>(v));
     return end_nested(a, p);
+  }
+  static std::uint8_t* annot_int(std::uint8_t* p, std::uint32_t iid, std::int64_t v) {
+    return annot(p, iid, detail::perfetto::debug_annotation::int_value, v);
   }
   static std::uint8_t* annot_double(std::uint8_t* p, std::uint32_t iid, double v) {
-    using namespace detail::proto;
-    auto* a = begin_nested(p, 4);
-    p = put_uint(p, 1, iid);
-    p = put_double(p, 5, v);
-    return end_nested(a, p);
+    return annot(p, iid, detail::perfetto::debug_annotation::double_value, v);
   }
   static std::uint8_t* annot_str(std::uint8_t* p, std::uint32_t iid, std::uint64_t str_iid) {
-    using namespace detail::proto;
-    auto* a = begin_nested(p, 4);
-    p = put_uint(p, 1, iid);
-    p = put_uint(p, 17, str_iid);
-    return end_nested(a, p);
+    return annot(p, iid, detail::perfetto::debug_annotation::string_value_iid, str_iid);
   }
 
   std::uint8_t* reserve(std::size_t n) { return reinterpret_cast<std::uint8_t*>(buf_.reserve(n)); }
@@ -294,56 +293,38 @@ class perfetto_sink {
   }
   void put_descriptor(const desc& d) {
     using namespace detail::proto;
+    using namespace detail::perfetto;
     auto* p = reserve(128 + string_bound(d.name) + string_bound(d.counter_unit));
-    auto* pkt = begin_nested(p, 1);
-    auto* td = begin_nested(p, 60);
-    p = put_uint(p, 1, d.uuid);
-    if (d.pid >= 0) {
-      auto* m = begin_nested(p, d.tid >= 0 ? 4 : 3);
-      p = put_int(p, 1, d.pid);
-      if (d.tid >= 0) {
-        p = put_int(p, 2, d.tid);
-        if (!d.name.empty()) p = put_string(p, 5, d.name);
-      } else if (!d.name.empty()) {
-        p = put_string(p, 6, d.name);
-      }
+    auto* pkt = begin_nested(p, trace::packet);
+    auto* td = begin_nested(p, trace_packet::track_descriptor);
+    p = put_uint(p, track_descriptor::uuid, d.uuid);
+    if (d.pid >= 0 && d.tid >= 0) {
+      auto* m = begin_nested(p, track_descriptor::thread);
+      p = put_int(p, thread_descriptor::pid, d.pid);
+      p = put_int(p, thread_descriptor::tid, d.tid);
+      if (!d.name.empty()) p = put_string(p, thread_descriptor::thread_name, d.name);
+      p = end_nested(m, p);
+    } else if (d.pid >= 0) {
+      auto* m = begin_nested(p, track_descriptor::process);
+      p = put_int(p, process_descriptor::pid, d.pid);
+      if (!d.name.empty()) p = put_string(p, process_descriptor::process_name, d.name);
       p = end_nested(m, p);
     } else {
-      if (d.parent) p = put_uint(p, 5, d.parent);
-      p = put_string(p, 2, d.name);
-      if (d.explicit_children) p = put_uint(p, 11, 3);
-      if (d.rank >= 0) p = put_int(p, 12, d.rank);
+      if (d.parent) p = put_uint(p, track_descriptor::parent_uuid, d.parent);
+      p = put_string(p, track_descriptor::name, d.name);
+      if (d.explicit_children)
+        p = put_uint(p, track_descriptor::child_ordering, value::child_ordering_explicit);
+      if (d.rank >= 0) p = put_int(p, track_descriptor::sibling_order_rank, d.rank);
       if (d.is_counter) {
-        auto* c = begin_nested(p, 8);
-        if (!d.counter_unit.empty()) p = put_string(p, 6, d.counter_unit);
+        auto* c = begin_nested(p, track_descriptor::counter);
+        if (!d.counter_unit.empty())
+          p = put_string(p, counter_descriptor::unit_name, d.counter_unit);
         p = end_nested(c, p);
       }
     }
     p = end_nested(td, p);
     p = end_nested(pkt, p);
     commit(p);
-  }
-
-  static std::int32_t engine_rank(engine e) noexcept {
-    switch (e) {
-      case engine::kernel_function:
-        return 0;
-      case engine::layer:
-        return 1;
-      case engine::subnet:
-        return 2;
-      case engine::tiu:
-        return 3;
-      case engine::gdma:
-        return 4;
-      case engine::sdma:
-        return 5;
-      case engine::cdma:
-        return 6;
-      case engine::mcu:
-        return 7;
-    }
-    return 8;
   }
 
   std::uint64_t device_track(std::uint8_t d) {
@@ -384,10 +365,11 @@ class perfetto_sink {
       if (eng == engine::layer) tr.name = "Layer";
       if (eng == engine::subnet) tr.name = "Subnet";
       tr.rank = engine_rank(eng) * 4;
-      tr.nesting = !is_hardware(eng);
+      tr.packer = lane_packer(!is_hardware(eng));
+      tr.packer.reserve_first();
       add_lane(tr);
       if (opt_.counters && is_hardware(eng)) {
-        tr.win.reset(origin_ + shift_, window_);
+        tr.win.reset(window_begin_ + shift_, window_);
         tr.util_uuid = next_uuid_++;
         std::string n = tr.name + " utilization (%)";
         put_descriptor(counter_track(tr.util_uuid, parent, n, tr.rank + 1, "%"));
@@ -418,11 +400,12 @@ class perfetto_sink {
       tr.seq = next_seq_++;
       tr.name = std::string(h.thread_name(pid, tid));
       if (tr.name.empty()) tr.name = "thread " + std::to_string(tid);
-      tr.nesting = true;
+      tr.packer = lane_packer(true);
+      tr.packer.reserve_first();
       tr.thread = true;
       tr.lane_parent = pit->second;
       std::uint64_t uuid = next_uuid_++;
-      tr.lanes.push_back({uuid, {}});
+      tr.lanes.push_back(uuid);
       put_descriptor(process_or_thread(uuid, tr.name, pid, tid));
       last_key_ = ~0u;
     }
@@ -431,7 +414,7 @@ class perfetto_sink {
 
   void add_lane(slice_track& tr) {
     std::uint64_t uuid = next_uuid_++;
-    tr.lanes.push_back({uuid, {}});
+    tr.lanes.push_back(uuid);
     if (tr.thread) {
       std::string n = tr.name + " (overlap)";
       put_descriptor(plain(uuid, tr.lane_parent, n));
@@ -445,28 +428,30 @@ class perfetto_sink {
   /// track), interned annotation names, clock snapshot at `t0`.
   void start_sequence(slice_track& tr, std::int64_t t0) {
     using namespace detail::proto;
+    using namespace detail::perfetto;
     auto* p = reserve(512);
-    auto* pkt = begin_nested(p, 1);
-    p = put_uint(p, 10, tr.seq);
-    p = put_uint(p, 13, 1);
-    auto* d = begin_nested(p, 59);
-    p = put_uint(p, 58, 64);
-    auto* ted = begin_nested(p, 11);
-    p = put_uint(p, 11, tr.lanes[0].uuid);
+    auto* pkt = begin_nested(p, trace::packet);
+    p = put_uint(p, trace_packet::trusted_packet_sequence_id, tr.seq);
+    p = put_uint(p, trace_packet::sequence_flags, value::incremental_state_cleared);
+    auto* d = begin_nested(p, trace_packet::trace_packet_defaults);
+    p = put_uint(p, trace_packet_defaults::timestamp_clock_id, value::clock_incremental_ns);
+    auto* ted = begin_nested(p, trace_packet_defaults::track_event_defaults);
+    p = put_uint(p, track_event_defaults::track_uuid, tr.lanes[0]);
     p = end_nested(ted, p);
     p = end_nested(d, p);
-    auto* id = begin_nested(p, 12);
-    for (std::uint32_t i = 1; i < a_count; ++i) p = interned(p, 3, i, annotation_names[i]);
+    auto* id = begin_nested(p, trace_packet::interned_data);
+    for (std::uint32_t i = 1; i < a_count; ++i)
+      p = interned(p, interned_data::debug_annotation_names, i, annotation_names[i]);
     p = end_nested(id, p);
-    auto* cs = begin_nested(p, 6);
-    auto* c0 = begin_nested(p, 1);
-    p = put_uint(p, 1, 6);
-    p = put_uint(p, 2, static_cast<std::uint64_t>(t0));
+    auto* cs = begin_nested(p, trace_packet::clock_snapshot);
+    auto* c0 = begin_nested(p, clock_snapshot::clocks);
+    p = put_uint(p, clock::clock_id, value::clock_boottime);
+    p = put_uint(p, clock::timestamp, static_cast<std::uint64_t>(t0));
     p = end_nested(c0, p);
-    auto* c1 = begin_nested(p, 1);
-    p = put_uint(p, 1, 64);
-    p = put_uint(p, 2, static_cast<std::uint64_t>(t0));
-    p = put_uint(p, 3, 1);
+    auto* c1 = begin_nested(p, clock_snapshot::clocks);
+    p = put_uint(p, clock::clock_id, value::clock_incremental_ns);
+    p = put_uint(p, clock::timestamp, static_cast<std::uint64_t>(t0));
+    p = put_uint(p, clock::is_incremental, 1);
     p = end_nested(c1, p);
     p = end_nested(cs, p);
     p = end_nested(pkt, p);
@@ -477,64 +462,52 @@ class perfetto_sink {
 
   std::uint8_t* put_ts(std::uint8_t* p, slice_track& tr, std::int64_t t) {
     using namespace detail::proto;
+    using detail::perfetto::trace_packet;
     if (t >= tr.last_ts) {
-      p = put_uint(p, 8, static_cast<std::uint64_t>(t - tr.last_ts));
+      p = put_uint(p, trace_packet::timestamp, static_cast<std::uint64_t>(t - tr.last_ts));
       tr.last_ts = t;
       return p;
     }
     // Back in time (unsorted input): absolute BOOTTIME, delta base unchanged.
-    p = put_uint(p, 58, 6);
-    return put_uint(p, 8, static_cast<std::uint64_t>(std::max<std::int64_t>(0, t)));
+    p = put_uint(p, trace_packet::timestamp_clock_id, detail::perfetto::value::clock_boottime);
+    return put_uint(p, trace_packet::timestamp,
+                    static_cast<std::uint64_t>(std::max<std::int64_t>(0, t)));
   }
 
   void put_end(slice_track& tr, std::int64_t t, std::uint32_t lane) {
     using namespace detail::proto;
+    using namespace detail::perfetto;
     auto* p = reserve(64);
-    auto* pkt = begin_nested(p, 1);
+    auto* pkt = begin_nested(p, trace::packet);
     p = put_ts(p, tr, t);
-    p = put_uint(p, 10, tr.seq);
-    p = put_uint(p, 13, 2);
-    auto* te = begin_nested(p, 11);
-    p = put_uint(p, 9, 2);
-    if (lane) p = put_uint(p, 11, tr.lanes[lane].uuid);
+    p = put_uint(p, trace_packet::trusted_packet_sequence_id, tr.seq);
+    p = put_uint(p, trace_packet::sequence_flags, value::needs_incremental_state);
+    auto* te = begin_nested(p, trace_packet::track_event);
+    p = put_uint(p, track_event::type, value::slice_end);
+    if (lane) p = put_uint(p, track_event::track_uuid, tr.lanes[lane]);
     p = end_nested(te, p);
     p = end_nested(pkt, p);
     commit(p);
-  }
-
-  void flush_ends(slice_track& tr, std::int64_t upto) {
-    while (!tr.heap.empty() && tr.heap.front().end <= upto) {
-      std::pop_heap(tr.heap.begin(), tr.heap.end(), std::greater<>{});
-      pending pe = tr.heap.back();
-      tr.heap.pop_back();
-      tr.lanes[pe.lane].ends.pop_back();
-      put_end(tr, pe.end, pe.lane);
-    }
   }
 
   /// Emits BEGIN (body written by `body(p, lane)`) at b and schedules END at e.
   template <class Body>
   void slice(slice_track& tr, std::int64_t b, std::int64_t e, Body&& body, std::size_t need) {
     using namespace detail::proto;
+    using namespace detail::perfetto;
     if (!tr.started) start_sequence(tr, b);
-    flush_ends(tr, b);
-    std::uint32_t lane = 0;
-    for (;; ++lane) {
-      if (lane == tr.lanes.size()) add_lane(tr);
-      const auto& ends = tr.lanes[lane].ends;
-      if (ends.empty() || (tr.nesting && ends.back() >= e)) break;
-    }
+    tr.packer.close_until(b, [&](std::int64_t end, std::uint32_t l) { put_end(tr, end, l); });
+    bool fresh = false;
+    const std::uint32_t lane = tr.packer.open(e, fresh);
+    if (lane >= tr.lanes.size()) add_lane(tr);
     auto* p = reserve(need + 32);
-    auto* pkt = begin_nested(p, 1);
+    auto* pkt = begin_nested(p, trace::packet);
     p = put_ts(p, tr, b);
-    p = put_uint(p, 10, tr.seq);
-    p = put_uint(p, 13, 2);
+    p = put_uint(p, trace_packet::trusted_packet_sequence_id, tr.seq);
+    p = put_uint(p, trace_packet::sequence_flags, value::needs_incremental_state);
     body(p, lane);
     p = end_nested(pkt, p);
     commit(p);
-    tr.lanes[lane].ends.push_back(e);
-    tr.heap.push_back({e, lane});
-    std::push_heap(tr.heap.begin(), tr.heap.end(), std::greater<>{});
   }
 
   // ---- counters ---------------------------------------------------------------
@@ -544,14 +517,16 @@ class perfetto_sink {
   }
   void put_counter(std::uint64_t uuid, std::int64_t ts, double v) {
     using namespace detail::proto;
+    using namespace detail::perfetto;
     auto* p = reserve(64);
-    auto* pkt = begin_nested(p, 1);
-    p = put_uint(p, 8, static_cast<std::uint64_t>(std::max<std::int64_t>(0, ts)));
-    p = put_uint(p, 10, counter_seq());
-    auto* te = begin_nested(p, 11);
-    p = put_uint(p, 9, 4);
-    p = put_uint(p, 11, uuid);
-    p = put_double(p, 44, v);
+    auto* pkt = begin_nested(p, trace::packet);
+    p = put_uint(p, trace_packet::timestamp,
+                 static_cast<std::uint64_t>(std::max<std::int64_t>(0, ts)));
+    p = put_uint(p, trace_packet::trusted_packet_sequence_id, counter_seq());
+    auto* te = begin_nested(p, trace_packet::track_event);
+    p = put_uint(p, track_event::type, value::counter);
+    p = put_uint(p, track_event::track_uuid, uuid);
+    p = put_double(p, track_event::double_counter_value, v);
     p = end_nested(te, p);
     p = end_nested(pkt, p);
     commit(p);
@@ -582,7 +557,7 @@ class perfetto_sink {
   detail::out_buffer buf_;
   perfetto_options opt_;
   const trace_info* info_ = nullptr;
-  std::int64_t shift_ = 0, origin_ = 0, window_ = 10'000;
+  std::int64_t shift_ = 0, window_begin_ = 0, window_ = 10'000;
   std::uint64_t next_uuid_ = 1;
   std::uint32_t next_seq_ = 2, counter_seq_ = 0;
   std::map<std::uint8_t, std::uint64_t> devices_;

@@ -17,6 +17,7 @@
 
 #include <tpuprof/event.hpp>
 #include <tpuprof/views/event_range.hpp>
+#include <tpuprof/views/track_layout.hpp>
 
 namespace tpuprof {
 
@@ -133,7 +134,7 @@ struct idle_gaps_base_fn {
 };
 struct idle_gaps_fn : idle_gaps_base_fn {
   using idle_gaps_base_fn::operator();
-  constexpr auto operator()(double min_gap_ns = 0) const {
+  constexpr auto operator()(double min_gap_ns = default_min_gap_ns) const {
     return ranges::make_view_closure(ranges::bind_back(idle_gaps_base_fn{}, min_gap_ns));
   }
 };
@@ -141,7 +142,8 @@ struct idle_gaps_fn : idle_gaps_base_fn {
 }  // namespace detail
 
 /// `events | views::idle_gaps(min_gap_ns)`: for each track, every interval
-/// longer than zero and at least `min_gap_ns` between the latest end so far
+/// longer than zero and at least `min_gap_ns` (default_min_gap_ns, 1 us,
+/// when not given) between the latest end so far
 /// and the next begin. Overlapping or touching events leave no gap. No gap
 /// before a track's first or after its last event. Yields idle_gap by value.
 /// Precondition: see idle_gaps_view.

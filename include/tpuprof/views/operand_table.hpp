@@ -8,10 +8,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include <tpuprof/algo/memory_map.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/regs/instruction.hpp>
 #include <tpuprof/views/event_range.hpp>
-#include <tpuprof/views/memory_map.hpp>
 
 namespace tpuprof {
 

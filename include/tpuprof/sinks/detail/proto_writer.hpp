@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 
 namespace tpuprof::detail::proto {
 
@@ -78,6 +79,39 @@ inline std::uint8_t* end_nested(std::uint8_t* len_pos, std::uint8_t* p) noexcept
   std::memmove(len_pos + 1 + extra, len_pos + 1, n);
   put_varint(len_pos, n);
   return p + extra;
+}
+
+}  // namespace tpuprof::detail::proto
+
+namespace tpuprof::detail::proto {
+
+/// A field tag of a message: an enum class per message (protozero style).
+template <class T>
+concept field_tag = std::is_enum_v<T>;
+
+template <field_tag T>
+constexpr std::uint32_t field(T t) noexcept {
+  return static_cast<std::uint32_t>(t);
+}
+template <field_tag T>
+inline std::uint8_t* put_uint(std::uint8_t* p, T f, std::uint64_t v) noexcept {
+  return put_uint(p, field(f), v);
+}
+template <field_tag T>
+inline std::uint8_t* put_int(std::uint8_t* p, T f, std::int64_t v) noexcept {
+  return put_int(p, field(f), v);
+}
+template <field_tag T>
+inline std::uint8_t* put_double(std::uint8_t* p, T f, double v) noexcept {
+  return put_double(p, field(f), v);
+}
+template <field_tag T>
+inline std::uint8_t* put_string(std::uint8_t* p, T f, std::string_view s) noexcept {
+  return put_string(p, field(f), s);
+}
+template <field_tag T>
+inline std::uint8_t* begin_nested(std::uint8_t*& p, T f) noexcept {
+  return begin_nested(p, field(f));
 }
 
 }  // namespace tpuprof::detail::proto

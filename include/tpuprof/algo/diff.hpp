@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include <tpuprof/algo/group_stats.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/trace_info.hpp>
-#include <tpuprof/views/group_by.hpp>
 
 namespace tpuprof {
 
@@ -58,13 +58,13 @@ template <event_range A, event_range B>
 std::vector<diff_row> diff_runs(A&& a, const trace_info& info_a, B&& b, const trace_info& info_b,
                                 group_key by) {
   std::map<std::string, diff_row> rows;
-  for (const group_stats& g : views::group_by(std::forward<A>(a), by)) {
+  for (const group_stats& g : algo::group_stats_by(std::forward<A>(a), by)) {
     auto& r = rows[group_label(g, info_a)];
     r.count_a += g.count;
     r.sum_a_ns += g.sum_ns;
     r.bytes_a += g.bytes;
   }
-  for (const group_stats& g : views::group_by(std::forward<B>(b), by)) {
+  for (const group_stats& g : algo::group_stats_by(std::forward<B>(b), by)) {
     auto& r = rows[group_label(g, info_b)];
     r.count_b += g.count;
     r.sum_b_ns += g.sum_ns;

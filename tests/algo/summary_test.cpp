@@ -4,7 +4,8 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/views/summary.hpp>
+#include <tpuprof/algo/summary.hpp>
+#include <tpuprof/sinks/summary_format.hpp>
 
 #include "views/view_test_util.hpp"
 
@@ -46,7 +47,7 @@ TEST_CASE("summary on a hand-computed two-core run") {
   t.uarch_rate = 0.5f;
   v.push_back(t);
 
-  auto rep = v | views::summary({&info});
+  auto rep = v | algo::summary({&info});
   CHECK(rep.total_ns == 999);
   REQUIRE(rep.cores.size() == 2);
   const auto& c0 = rep.cores[0];
@@ -80,12 +81,12 @@ TEST_CASE("summary on a hand-computed two-core run") {
 
 TEST_CASE("summary of empty input and of one event") {
   std::vector<engine_event> none;
-  auto r = views::summary(none);
+  auto r = algo::summary(none);
   CHECK(r.cores.empty());
   CHECK(r.total_ns == 0);
   std::vector<engine_event> one{ev(engine::gdma, 0, 10, 19, 100)};
   one[0].set_dir(direction::l2s);
-  auto r1 = views::summary(one);
+  auto r1 = algo::summary(one);
   REQUIRE(r1.cores.size() == 1);
   CHECK(r1.total_ns == 9);
   CHECK(r1.cores[0].gdma_working_cycles() == 10);
@@ -102,7 +103,7 @@ TEST_CASE("summary honours core count, clocks and CDMA pooling") {
   o.cores = 2;
   o.tiu_mhz = 500;  // a cycle is 2 ns
   o.dma_mhz = 500;
-  auto r = views::summary(v, o);
+  auto r = algo::summary(v, o);
   REQUIRE(r.cores.size() == 2);  // core 5 is outside the 2 cores asked for
   CHECK(r.cores[0].tiu_ns == 4000);
   CHECK(r.cores[1].tiu_cycles == 0);
@@ -265,7 +266,7 @@ void check_rows(const summary_report& r, const std::vector<vendor_row>& rows) {
 TEST_CASE("summary matches bigTpuProfile on synthetic AKS mode 1 (8 cores)") {
   const auto s = load_sample("aks_mode1_seed1");
   REQUIRE(s.events.size() == 3552);
-  const auto r = s.events | views::summary({&s.info});
+  const auto r = s.events | algo::summary({&s.info});
   CHECK(r.total_ns == 972832);
   check_rows(r, {{"164.30%", "30.92%", 300802, 575702, 30.65, 53.87, 721890, 30.96},
                  {"171.45%", "32.59%", 317089, 518947, 32.18, 59.44, 831914, 28.68},
@@ -289,7 +290,7 @@ TEST_CASE("summary matches bigTpuProfile on synthetic AKS mode 1 (8 cores)") {
 TEST_CASE("summary matches bigTpuProfile on synthetic AKSV mode 0 with CDMA") {
   const auto s = load_sample("aksv_mode0_cdma2_seed1");
   REQUIRE(s.events.size() == 1820);
-  const auto r = s.events | views::summary({&s.info});
+  const auto r = s.events | algo::summary({&s.info});
   CHECK(r.total_ns == 1984367);
   check_rows(r, {{"80.33%", "15.16%", 300802, 571345, 31.24, 0, 721890, 30.96},
                  {"83.75%", "15.98%", 317089, 512954, 32.76, 0, 831914, 28.68},
@@ -305,7 +306,7 @@ TEST_CASE("summary matches bigTpuProfile on synthetic AKSV mode 0 with CDMA") {
 TEST_CASE("summary matches bigTpuProfile on synthetic AKS mode 1 with a cycle wrap") {
   const auto s = load_sample("aks_mode1_cyclewrap_seed1");
   REQUIRE(s.events.size() == 5386);
-  const auto r = s.events | views::summary({&s.info});
+  const auto r = s.events | algo::summary({&s.info});
   CHECK(r.total_ns == 2661368);
   check_rows(r, {{"83.53%", "16.47%", 438350, 807411, 31.18, 54.39, 977409, 34.35},
                  {"90.22%", "18.67%", 496991, 840805, 31.58, 60.27, 1063208, 31.83},
@@ -325,7 +326,7 @@ TEST_CASE("summary takes a custom classifier") {
   const auto s = load_sample("aks_mode1_seed1");
   // Counting nothing as sync puts the TIU send_msg cycles back into totalTiuCycle.
   const auto r =
-      views::summary(s.events, {&s.info}, [](const engine_event&) { return summary_class{}; });
+      algo::summary(s.events, {&s.info}, [](const engine_event&) { return summary_class{}; });
   CHECK(r.cores[0].tiu_cycles == 300912);
   CHECK(r.cores[0].gdma_working_cycles() == 584141);
   CHECK(r.cores[0].gdma_ddr_bytes == 0);

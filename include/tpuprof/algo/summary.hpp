@@ -1,6 +1,7 @@
-/// views::summary: per core, the numbers of bigTpuProfile's summary.txt
+/// algo::summary: per core, the numbers of bigTpuProfile's summary.txt
 /// (engine working time and ratio, uArch rate, DDR/L2 bandwidth per DMA
-/// engine, parallelism), plus format_summary_txt to print them the same way.
+/// engine, parallelism): the summary model. Its formatters (txt, CSV, JSON,
+/// the HTML page's section) are in sinks/summary_format.hpp.
 #pragma once
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include <tpuprof/names.hpp>
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/views/event_range.hpp>
+#include <tpuprof/views/track_layout.hpp>
 
 namespace tpuprof {
 
@@ -167,7 +169,7 @@ struct summary_options {
   double dma_mhz = 0;
 };
 
-namespace views {
+namespace algo {
 namespace detail {
 
 struct core_acc {
@@ -175,24 +177,12 @@ struct core_acc {
   double uarch_w = 0, uarch_sum = 0;
 };
 
-inline double mhz_of(const summary_options& o, bool tiu) {
-  const double set = tiu ? o.tiu_mhz : o.dma_mhz;
-  if (set > 0) return set;
-  if (o.info)
-    for (const track& t : o.info->tracks) {
-      const bool match =
-          tiu ? t.eng == engine::tiu : (t.eng == engine::gdma || t.eng == engine::sdma);
-      if (match && t.freq_mhz > 0) return t.freq_mhz;
-    }
-  return 1000;
-}
-
 struct summary_base_fn {
   template <event_range R, summary_classifier C>
   summary_report operator()(R&& events, summary_options opt, const C& classify) const {
     summary_report rep;
-    rep.tiu_mhz = mhz_of(opt, true);
-    rep.dma_mhz = mhz_of(opt, false);
+    rep.tiu_mhz = engine_clock_mhz(opt.info, true, opt.tiu_mhz);
+    rep.dma_mhz = engine_clock_mhz(opt.info, false, opt.dma_mhz);
     const unsigned fixed_cores = opt.cores ? opt.cores : (opt.info ? opt.info->cores : 0);
     std::vector<core_acc> acc;  // index: device * 256 + core, grown on demand
     unsigned max_core = 0, max_device = 0;
@@ -336,94 +326,13 @@ struct summary_fn : summary_base_fn {
 
 }  // namespace detail
 
-/// `events | views::summary({&info})` or `views::summary(events, opt, classifier)`:
+/// `events | algo::summary({&info})` or `algo::summary(events, opt, classifier)`:
 /// eager, one pass, any input order; returns a summary_report. Reproduces
 /// bigTpuProfile's summary.txt formulas except for the fixes listed in
 /// docs/views.md (uArch rate unknown instead of 100%, exact ns instead of
 /// truncated integers, SDMA counted in single-core parallelism).
 inline constexpr detail::summary_fn summary{};
 
-}  // namespace views
-
-namespace detail {
-inline std::string pct_text(double ratio) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f%%", ratio * 100);
-  return buf;
-}
-inline void append_str(std::string& out, std::string_view s, std::size_t width) {
-  if (s.size() < width) out.append(width - s.size(), ' ');
-  out += s;
-}
-}  // namespace detail
-
-/// The report as bigTpuProfile's summary.txt (same layout and rounding; the
-/// uArchURate cell reads "unknown" when no command knows its rate). Cores of
-/// devices other than 0 are labelled "D:C". Ends with a newline.
-inline std::string format_summary_txt(const summary_report& r) {
-  using detail::append_str;
-  using detail::pct_text;
-  const char* names[] = {"CoreId",          "Parallelism(%)",     "totalTime(us)",
-                         "TiuWorkingRatio", "totalTiuCycle",      "uArchURate",
-                         "totalGdmaCycle",  "GdmaDdrAvgBW(GB/s)", "GdmaL2AvgBW(GB/s)",
-                         "totalSdmaCycle",  "SdmaDdrAvgBW(GB/s)"};
-  const std::size_t widths[] = {7, 14, 14, 15, 14, 10, 16, 18, 18, 16, 18};
-  auto row = [&](const std::string(&cells)[11]) {
-    std::string line;
-    for (int i = 0; i < 11; ++i) {
-      if (i) line += " | ";
-      append_str(line, cells[i], widths[i]);
-    }
-    return line;
-  };
-  auto fixed = [](double v, int prec) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", prec, v);
-    return std::string(buf);
-  };
-  auto rate = [&](double v) { return std::isnan(v) ? std::string("unknown") : pct_text(v); };
-  std::string header;
-  {
-    std::string cells[11];
-    for (int i = 0; i < 11; ++i) cells[i] = names[i];
-    header = row(cells);
-  }
-  const std::string eq(header.size(), '='), dash(header.size(), '-');
-  std::string out = eq + "\nSummary\n" + eq + "\n" + header + "\n" + dash + "\n";
-  const std::string total = fixed(r.total_ns / 1000, 3);
-  for (const core_summary& c : r.cores) {
-    std::string id = std::to_string(c.core);
-    if (c.device) id = std::to_string(c.device) + ":" + id;
-    const std::string cells[11] = {id,
-                                   pct_text(c.parallelism()),
-                                   total,
-                                   pct_text(c.tiu_working_ratio()),
-                                   std::to_string(c.tiu_cycles),
-                                   rate(c.uarch_rate),
-                                   std::to_string(c.gdma_working_cycles()),
-                                   fixed(c.gdma_ddr_gbps(), 2),
-                                   fixed(c.gdma_l2_gbps(), 2),
-                                   std::to_string(c.sdma_working_cycles()),
-                                   fixed(c.sdma_ddr_gbps(), 2)};
-    out += row(cells) + "\n";
-  }
-  const overall_summary& o = r.overall;
-  auto us = [&](std::uint64_t cyc, double mhz) {
-    return fixed(static_cast<double>(cyc) / mhz, 3) + "(us)";
-  };
-  const std::string ov[11] = {"Overall",
-                              pct_text(o.parallelism),
-                              total,
-                              pct_text(o.tiu_working_ratio),
-                              us(o.max_tiu_cycles, r.tiu_mhz),
-                              rate(o.uarch_rate),
-                              us(o.max_gdma_working_cycles, r.dma_mhz),
-                              fixed(o.gdma_ddr_gbps, 2),
-                              fixed(o.gdma_l2_gbps, 2),
-                              us(o.max_sdma_working_cycles, r.dma_mhz),
-                              fixed(o.sdma_ddr_gbps, 2)};
-  out += dash + "\n" + row(ov) + "\n" + eq + "\n";
-  return out;
-}
+}  // namespace algo
 
 }  // namespace tpuprof

@@ -79,7 +79,7 @@ footer { color: var(--muted); font-size: 11px; margin: 8px 16px 16px; }
 // assets/html/report.js
 inline constexpr std::string_view report_js[] = {
     R"tpuprof_asset(// tpuprof HTML report: reads the embedded metadata (JSON) and the timeline
-// columns (base64 of zigzag LEB128 varints, see sinks/html.hpp), then renders
+// columns (base64 of zigzag LEB128 varints, see report/detail/lane_columns.hpp), then renders
 // the overview, the canvas timeline, the bandwidth charts and the tables.
 // No network, no third-party code. window.tpuprof is the test hook.
 'use strict';
@@ -158,7 +158,7 @@ inline constexpr std::string_view report_js[] = {
   }
 
   // Column -> [array type, delta coded]. bc holds begin_cycle minus the end
-  // cycle of the previous event; see sinks/html.hpp.
+  // cycle of the previous event; see report/detail/lane_columns.hpp.
   const COLS = { bc: [Float64Array, false], cy: [Float64Array, false], rb: [Float64Array, true],
     re: [Float64Array, true], op: [Uint16Array, false], ty: [Uint16Array, false], id: [Float64Array, true],
     by: [Float64Array, false], ua: [Float64Array, false], ly: [Float64Array, true], fn: [Uint16Array, false],
@@ -265,9 +265,9 @@ inline constexpr std::string_view report_js[] = {
   // ---------- page skeleton ----------
   const app = document.getElementById('app');
   app.textContent = '';
-  const tip = el('div', { id: 'tip' });
 )tpuprof_asset",
-    R"tpuprof_asset(  document.body.appendChild(tip);
+    R"tpuprof_asset(  const tip = el('div', { id: 'tip' });
+  document.body.appendChild(tip);
 
   function section(id, title, ...kids) { return el('section', { id }, el('h2', null, title), ...kids); }
 
@@ -379,7 +379,7 @@ inline constexpr std::string_view report_js[] = {
     const gapRows = meta.gaps.lanes.map((g) => [lanes[g[0]].label, g[1], g[2], g[3], spanU > 0 ? g[2] / spanU : NaN]);
     const gapTable = sortableTable([{ t: 'Lane' }, { t: 'Gaps', num: 1, fmt: num }, { t: 'Idle between events', num: 1, fmt: dur },
       { t: 'Longest gap', num: 1, fmt: dur }, { t: 'Idle share', num: 1, fmt: pct }], gapRows, { sortCol: 2, short: true });
-    const longest = meta.gaps.longest.map((g) => [lanes[g[0]].label, g[1] - info.begin_ns, g[2] - g[1],
+    const longest = meta.gaps.longest.map((g) => [lanes[g[0]].label, g[1] - info.origin_ns, g[2] - g[1],
       opName(g[3]) + ' #' + g[4], opName(g[5]) + ' #' + g[6], g]);
     const longTable = sortableTable([{ t: 'Lane' }, { t: 'At', num: 1, fmt: dur }, { t: 'Gap', num: 1, fmt: dur },
       { t: 'After (op #cmd)' }, { t: 'Before (op #cmd)' }], longest,
@@ -479,7 +479,7 @@ inline constexpr std::string_view report_js[] = {
     const p = Math.pow(10, Math.floor(Math.log10(target)));
     const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= target) || 10 * p;
     const ticks = [];
-    for (let t = Math.ceil((t0 - info.begin_ns) / step) * step; t + info.begin_ns <= t1; t += step) ticks.push(t);
+    for (let t = Math.ceil((t0 - info.origin_ns) / step) * step; t + info.origin_ns <= t1; t += step) ticks.push(t);
     return ticks;
   }
   function drawAxis(ctx, W, H) {
@@ -488,7 +488,7 @@ inline constexpr std::string_view report_js[] = {
     ctx.fillStyle = '#667085'; ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle';
     ctx.strokeStyle = '#e4e7ec'; ctx.lineWidth = 1;
     for (const t of niceTicks(view.t0, view.t1, W - GUTTER)) {
-      const x = Math.round(GUTTER + (t + info.begin_ns - view.t0) * s) + 0.5;
+      const x = Math.round(GUTTER + (t + info.origin_ns - view.t0) * s) + 0.5;
       ctx.beginPath(); ctx.moveTo(x, AXIS - 5); ctx.lineTo(x, H); ctx.stroke();
       ctx.fillText(dur(t), x + 3, AXIS / 2);
     }
@@ -643,7 +643,7 @@ inline constexpr std::string_view report_js[] = {
   // Each memory operand of a command is a rectangle: x = the command's time,
   // y = the addresses it covers, inside the band (bank, buffer) that holds it.
   // Streams per lane: varints event index (delta), address (zigzag delta),
-  // size, flags (kind | write << 3 | operand << 4); see sinks/html.hpp.
+  // size, flags (kind | write << 3 | operand << 4); see report/detail/report_writer.hpp.
   const MEM_BAND_LOCAL = 18, MEM_R = [47, 158, 68], MEM_W = [214, 39, 40];
   const mem = { panels: [] };
   function decodeMem() {
@@ -833,7 +833,7 @@ inline constexpr std::string_view report_js[] = {
       ['memory', kind + (Q.local ? ' (offset in each lane)' : '')],
       ['address', hex(Q.addr[i]) + ' (' + num(Q.addr[i]) + ')'], ['size', num(Q.size[i]) + ' B (' + bytes(Q.size[i]) + ')'],
       ['end', hex(Q.addr[i] + Q.size[i])],
-      ['begin', (b - info.begin_ns).toFixed(3) + ' ns'], ['duration', (e - b).toFixed(3) + ' ns (' + dur(e - b) + ')']];
+      ['begin', (b - info.origin_ns).toFixed(3) + ' ns'], ['duration', (e - b).toFixed(3) + ' ns (' + dur(e - b) + ')']];
   }
   function memorySection() {
     if (!mem.panels.length) return null;

@@ -1,4 +1,4 @@
-/// views::top_n(n, rank_by::duration|bytes|bandwidth): the n largest events.
+/// algo::top_n(n, rank_by::duration|bytes|bandwidth): the n largest events.
 #pragma once
 
 #include <algorithm>
@@ -36,7 +36,7 @@ inline double rank_value(const engine_event& e, rank_by by) noexcept {
   return e.dur_ns();
 }
 
-namespace views {
+namespace algo {
 namespace detail {
 
 struct top_n_base_fn {
@@ -85,10 +85,10 @@ struct top_n_fn : top_n_base_fn {
 
 }  // namespace detail
 
-/// `events | views::top_n(20, rank_by::bytes)`: eager; a vector of at most n
+/// `events | algo::top_n(20, rank_by::bytes)`: eager; a vector of at most n
 /// event copies, largest first; ties keep input order. O(N log n) time, O(n)
 /// memory, one pass over any input.
 inline constexpr detail::top_n_fn top_n{};
 
-}  // namespace views
+}  // namespace algo
 }  // namespace tpuprof

@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/views/diff.hpp>
+#include <tpuprof/algo/diff.hpp>
 
 using tpuprof::engine_event;
 

@@ -1,4 +1,4 @@
-/// views::group_by(group_key::op|op_type|function|layer|engine|core): per
+/// algo::group_stats_by(group_key::op|op_type|function|layer|engine|core): per
 /// group, count and duration statistics (sum, mean, min, max, p50, p99), bytes
 /// and the mean known uArch rate.
 #pragma once
@@ -22,7 +22,7 @@
 
 namespace tpuprof {
 
-/// What group_by groups on.
+/// What group_stats_by groups on.
 enum class group_key : std::uint8_t {
   op,        ///< engine_event::op (name id)
   op_type,   ///< engine_event::op_type (name id)
@@ -60,7 +60,7 @@ inline double nearest_rank(std::vector<double>& v, double p) {
   return *it;
 }
 
-namespace views {
+namespace algo {
 namespace detail {
 
 struct group_acc {
@@ -69,7 +69,7 @@ struct group_acc {
   std::vector<double> durs;
 };
 
-struct group_by_base_fn {
+struct group_stats_by_base_fn {
   template <event_range R>
   std::vector<group_stats> operator()(R&& events, group_key by) const {
     std::vector<group_acc> groups;
@@ -153,19 +153,19 @@ struct group_by_base_fn {
     return out;
   }
 };
-struct group_by_fn : group_by_base_fn {
-  using group_by_base_fn::operator();
+struct group_stats_by_fn : group_stats_by_base_fn {
+  using group_stats_by_base_fn::operator();
   auto operator()(group_key by) const {
-    return ranges::make_view_closure(ranges::bind_back(group_by_base_fn{}, by));
+    return ranges::make_view_closure(ranges::bind_back(group_stats_by_base_fn{}, by));
   }
 };
 
 }  // namespace detail
 
-/// `events | views::group_by(group_key::op)`: eager; one group_stats per
+/// `events | algo::group_stats_by(group_key::op)`: eager; one group_stats per
 /// distinct key, most total time first. Memory: 8 bytes per event while it
 /// runs (for the exact percentiles). Resolve name ids with trace_info::names.
-inline constexpr detail::group_by_fn group_by{};
+inline constexpr detail::group_stats_by_fn group_stats_by{};
 
-}  // namespace views
+}  // namespace algo
 }  // namespace tpuprof

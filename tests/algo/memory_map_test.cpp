@@ -4,9 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <tpuprof/algo/memory_map.hpp>
 #include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
-#include <tpuprof/views/memory_map.hpp>
 #include <tpuprof/views/operand_table.hpp>
 
 #include "test_util.hpp"
@@ -59,7 +59,7 @@ TEST_CASE("memory_map: one rectangle per operand over its event's duration") {
   src.by_id[3] = {op(mem_kind::ddr, 0x100001000, 16, false, 0),
                   op(mem_kind::constant, 7, 0, false, 1),  // an immediate: no memory
                   op(mem_kind::local, 0x40, 0x10, true, 0)};
-  const memory_map_report m = views::memory_map(v, src);
+  const memory_map_report m = algo::memory_map(v, src);
   REQUIRE(m.rects.size() == 4);
   CHECK(m.rects[0].event == 0);
   CHECK(m.rects[0].begin_ns == 10);
@@ -209,7 +209,7 @@ TEST_CASE("memory_map of the real BM1684X capture matches the vendor's chart rec
   CHECK(vendor["localR"] == 206);
   CHECK(vendor["localW"] == 197);
 
-  const memory_map_report m = views::memory_map(d.events(), d);
+  const memory_map_report m = algo::memory_map(d.events(), d);
   std::map<std::string, std::size_t> ours;
   for (const memory_rect& r : m.rects)
     ++ours[std::string(panel_of(r.kind) == memory_panel::local ? "local" : "global") +
@@ -256,7 +256,7 @@ TEST_CASE("memory_map of the real BM1684X capture matches the vendor's chart rec
   const operand_table table(d.events(), d);
   CHECK(table.size() == 579);
   CHECK(table.memory_regions().size() == regions.size());
-  const memory_map_report m2 = views::memory_map(mt.hw, table);
+  const memory_map_report m2 = algo::memory_map(mt.hw, table);
   REQUIRE(m2.rects.size() == m.rects.size());
   for (std::size_t i = 0; i < m.rects.size(); ++i) {
     CHECK(m2.rects[i].address == m.rects[i].address);

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/views/top_n.hpp>
+#include <tpuprof/algo/top_n.hpp>
 
 #include "views/view_test_util.hpp"
 
@@ -16,27 +16,27 @@ TEST_CASE("top_n by duration, bytes and bandwidth") {
                               ev(engine::tiu, 1, 0, 30),         // dur 30
                               ev(engine::cdma, 0, 5, 5, 1000)};  // zero length, bw unknown
   for (std::size_t i = 0; i < v.size(); ++i) v[i].cmd_id = static_cast<std::uint32_t>(i);
-  auto d = v | views::top_n(2);
+  auto d = v | algo::top_n(2);
   REQUIRE(d.size() == 2);
   CHECK(d[0].cmd_id == 1);
   CHECK(d[1].cmd_id == 3);
-  auto ties = views::top_n(v, 4);
+  auto ties = algo::top_n(v, 4);
   REQUIRE(ties.size() == 4);
   CHECK(ties[2].cmd_id == 0);  // equal durations keep input order
   CHECK(ties[3].cmd_id == 2);
-  auto b = views::top_n(v, 10, rank_by::bytes);
+  auto b = algo::top_n(v, 10, rank_by::bytes);
   REQUIRE(b.size() == 3);  // only events with known bytes
   CHECK(b[0].cmd_id == 4);
   CHECK(b[2].cmd_id == 2);
-  auto bw = v | views::top_n(5, rank_by::bandwidth);
+  auto bw = v | algo::top_n(5, rank_by::bandwidth);
   REQUIRE(bw.size() == 2);  // the zero-length command's bandwidth is unknown
   CHECK(bw[0].cmd_id == 2);
 }
 
 TEST_CASE("top_n edge cases") {
   std::vector<engine_event> none;
-  CHECK(views::top_n(none, 3).empty());
+  CHECK(algo::top_n(none, 3).empty());
   std::vector<engine_event> one{ev(engine::tiu, 0, 0, 1)};
-  CHECK(views::top_n(one, 0).empty());
-  CHECK(views::top_n(one, 3).size() == 1);
+  CHECK(algo::top_n(one, 0).empty());
+  CHECK(algo::top_n(one, 3).size() == 1);
 }

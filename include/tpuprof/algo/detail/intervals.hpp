@@ -12,7 +12,7 @@
 #include <tpuprof/event.hpp>
 #include <tpuprof/views/event_range.hpp>
 
-namespace tpuprof::views::detail {
+namespace tpuprof::algo::detail {
 
 struct interval {
   double b;
@@ -88,4 +88,4 @@ class track_index {
   std::size_t last_ = std::numeric_limits<std::size_t>::max();
 };
 
-}  // namespace tpuprof::views::detail
+}  // namespace tpuprof::algo::detail

@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/views/utilization.hpp>
+#include <tpuprof/algo/utilization.hpp>
 
 #include "views/view_test_util.hpp"
 
@@ -15,7 +15,7 @@ TEST_CASE("utilization merges overlaps and touching intervals within a track") {
   std::vector<engine_event> v{ev(engine::tiu, 0, 0, 10),        ev(engine::tiu, 0, 5, 20),
                               ev(engine::tiu, 0, 20, 30),       ev(engine::tiu, 0, 50, 60),
                               ev(engine::gdma, 0, 25, 55, 300), ev(engine::sdma, 0, 90, 100, 10)};
-  auto rep = v | views::utilization();
+  auto rep = v | algo::utilization();
   CHECK(rep.window.begin_ns == 0);
   CHECK(rep.window.end_ns == 100);
   REQUIRE(rep.tracks.size() == 3);
@@ -40,7 +40,7 @@ TEST_CASE("utilization merges overlaps and touching intervals within a track") {
 TEST_CASE("utilization over a window clips events") {
   std::vector<engine_event> v{ev(engine::tiu, 0, 0, 10), ev(engine::tiu, 0, 5, 20),
                               ev(engine::tiu, 0, 50, 60), ev(engine::gdma, 0, 15, 40, 1)};
-  auto rep = views::utilization(v, {time_range{8, 18}});
+  auto rep = algo::utilization(v, {time_range{8, 18}});
   REQUIRE(rep.tracks.size() == 2);
   CHECK(rep.tracks[0].events == 2);
   CHECK(rep.tracks[0].busy_ns == 10);
@@ -51,12 +51,12 @@ TEST_CASE("utilization over a window clips events") {
 
 TEST_CASE("utilization of empty input and of one event") {
   std::vector<engine_event> none;
-  auto rep = views::utilization(none);
+  auto rep = algo::utilization(none);
   CHECK(rep.tracks.empty());
   CHECK(rep.cores.empty());
   CHECK(rep.window.dur_ns() == 0);
   std::vector<engine_event> one{ev(engine::gdma, 2, 10, 30, 5)};
-  auto r1 = views::utilization(one);
+  auto r1 = algo::utilization(one);
   REQUIRE(r1.tracks.size() == 1);
   CHECK(r1.tracks[0].ratio() == doctest::Approx(1.0));
   REQUIRE(r1.cores.size() == 1);
@@ -65,7 +65,7 @@ TEST_CASE("utilization of empty input and of one event") {
   CHECK(r1.cores[0].transfer_ns == 20);
   CHECK(std::isnan(r1.cores[0].hidden_transfer_ratio()) == false);
   std::vector<engine_event> zero{ev(engine::tiu, 0, 5, 5)};
-  auto r0 = views::utilization(zero);
+  auto r0 = algo::utilization(zero);
   CHECK(std::isnan(r0.tracks[0].ratio()));
 }
 
@@ -74,7 +74,7 @@ TEST_CASE("utilization separates cores, devices and CDMA ports, in any input ord
                               ev(engine::tiu, 0, 60, 100),   ev(engine::gdma, 1, 40, 60, 8),
                               ev(engine::tiu, 0, 0, 10),     ev(engine::tiu, 0, 0, 10, 0, 1),
                               ev(engine::sdma, 1, 45, 70, 8)};
-  auto rep = views::utilization(v);
+  auto rep = algo::utilization(v);
   REQUIRE(rep.tracks.size() == 6);
   CHECK(rep.tracks[0].track == track_key{0, 0, engine::tiu});
   CHECK(rep.tracks[0].busy_ns == 50);

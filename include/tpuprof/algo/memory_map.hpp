@@ -1,4 +1,4 @@
-/// views::memory_map: the memory operands of events as space-time rectangles
+/// algo::memory_map: the memory operands of events as space-time rectangles
 /// (what tpu_profile.py draws in its LOCAL MEM / GLOBAL MEM charts), their
 /// address extents per memory kind, and the address bands a chart shows.
 #pragma once
@@ -97,7 +97,7 @@ std::size_t for_each_memory_rect(R&& events, const P& src, F&& f) {
   return n;
 }
 
-namespace views {
+namespace algo {
 
 /// Every memory operand of `events` (per `src`) as a rectangle, with the
 /// address extent of each memory kind. Memory: 48 bytes per operand; use
@@ -119,7 +119,7 @@ memory_map_report memory_map(R&& events, const P& src) {
   return out;
 }
 
-}  // namespace views
+}  // namespace algo
 
 /// The address bands of one chart: every given region that an operand
 /// touches (local memory regions always: the banks stay visible), regions that

@@ -1,4 +1,4 @@
-/// views::utilization: per-track busy time (union of the track's intervals),
+/// algo::utilization: per-track busy time (union of the track's intervals),
 /// idle time and ratio; per core compute (TIU) vs transfer (GDMA + SDMA) busy
 /// time, their overlap and ratio. Over the whole run or a window.
 #pragma once
@@ -14,9 +14,9 @@
 #include <range/v3/functional/bind_back.hpp>
 #include <range/v3/view/view.hpp>
 
+#include <tpuprof/algo/detail/intervals.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/event.hpp>
-#include <tpuprof/views/detail/intervals.hpp>
 #include <tpuprof/views/event_range.hpp>
 #include <tpuprof/views/time_window.hpp>
 
@@ -73,7 +73,7 @@ struct utilization_options {
   std::optional<time_range> window;
 };
 
-namespace views {
+namespace algo {
 namespace detail {
 
 struct utilization_base_fn {
@@ -160,10 +160,10 @@ struct utilization_fn : utilization_base_fn {
 
 }  // namespace detail
 
-/// `events | views::utilization()` or `views::utilization(events, {window})`:
+/// `events | algo::utilization()` or `algo::utilization(events, {window})`:
 /// eager; returns a utilization_report. Any input order. Memory: 16 bytes per
 /// event while it runs.
 inline constexpr detail::utilization_fn utilization{};
 
-}  // namespace views
+}  // namespace algo
 }  // namespace tpuprof

@@ -1,0 +1,27 @@
+/// html_options: what the HTML report contains.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include <tpuprof/views/track_layout.hpp>
+
+namespace tpuprof::report {
+
+/// What the HTML report contains.
+struct html_options {
+  std::string title;                       ///< page title; empty = "<chip> profile: <source>"
+  std::size_t top_n = 100;                 ///< rows of the top-N tables (by duration, by bandwidth)
+  std::size_t gap_list = 50;               ///< longest idle gaps listed
+  double min_gap_ns = default_min_gap_ns;  ///< idle gaps shorter than this are not counted
+  std::size_t bandwidth_windows = 2000;    ///< about this many windows in the bandwidth series
+  /// Memory operands kept for the LOCAL / GLOBAL MEM charts (about 8 bytes
+  /// each in the page); past this many the rest are counted, not drawn.
+  std::size_t max_memory_rects = std::size_t{1} << 22;
+  std::size_t buffer_bytes = std::size_t{1} << 18;
+};
+}  // namespace tpuprof::report
+
+namespace tpuprof::sinks {
+using report::html_options;  ///< the report's options keep their sinks:: name
+}  // namespace tpuprof::sinks
