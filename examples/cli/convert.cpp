@@ -16,6 +16,7 @@
 #include <tpuprof/sinks/chrome_json.hpp>
 #include <tpuprof/sinks/csv.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
+#include <tpuprof/sinks/summary_format.hpp>
 #include <tpuprof/sinks/write_file.hpp>
 #include <tpuprof/trace.hpp>
 

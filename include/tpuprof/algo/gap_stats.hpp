@@ -39,7 +39,14 @@ gap_report gap_stats(R&& events, double min_gap_ns = default_min_gap_ns, std::si
     double dur;
     idle_gap g;
   };
-  auto shorter = [](const item& a, const item& b) { return a.dur > b.dur; };  // min-heap
+  /// "a ranks before b": longer first; ties (common: equal command timings)
+  /// by earlier begin, then display order, so the kept set is deterministic.
+  auto ranks_before = [](const item& a, const item& b) {
+    if (a.dur != b.dur) return a.dur > b.dur;
+    if (a.g.begin_ns != b.g.begin_ns) return a.g.begin_ns < b.g.begin_ns;
+    return display_less(a.g.track, b.g.track);
+  };
+  auto shorter = ranks_before;  // as a heap order: the worst-ranked kept gap on top
   std::vector<item> heap;
   struct by_display {
     bool operator()(track_key a, track_key b) const noexcept { return display_less(a, b); }
@@ -55,7 +62,7 @@ gap_report gap_stats(R&& events, double min_gap_ns = default_min_gap_ns, std::si
     if (heap.size() < keep) {
       heap.push_back({g.dur_ns(), g});
       std::push_heap(heap.begin(), heap.end(), shorter);
-    } else if (g.dur_ns() > heap.front().dur) {
+    } else if (ranks_before(item{g.dur_ns(), g}, heap.front())) {
       std::pop_heap(heap.begin(), heap.end(), shorter);
       heap.back() = {g.dur_ns(), g};
       std::push_heap(heap.begin(), heap.end(), shorter);
