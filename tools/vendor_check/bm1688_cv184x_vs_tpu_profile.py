@@ -7,7 +7,8 @@ docs/chips/bm1688-notes.md.
 
     expected  run the vendor (its CLI, then the same parser in-process for the raw PMU fields)
               and write <chip>_vendor_events.csv and <chip>_vendor_regs.csv
-    compare   compare those tables with tpuprof's events.csv (`tpuprof convert --csv`)
+    compare   compare those tables with tpuprof's events.csv (`tpuprof convert --csv`): per engine,
+              in order, count, core, cmd id, start/end cycle, TIU op name, GDMA bytes
 
 The vendor tree is tpu-mlir's python/ directory (fork jonathansong/tpu-mlir @ 8f9f82e1), e.g.
 extracted to /tmp/tpumlir/python. The interpreter must be Debian 12's /usr/bin/python3 with
@@ -292,11 +293,16 @@ def cmd_compare(a) -> int:
         if len(v) != len(o):
             errors.append(f"{eng}: vendor {len(v)} records, ours {len(o)}")
         for i, (x, y) in enumerate(zip(v, o)):
-            want = (x["core"], x["cmd_id"], x["start_cycle"], x["end_cycle"], x["function_name"])
-            got = (y["core"], y["cmd_id"], y["start_cycle"], y["end_cycle"], y["op"])
+            # the vendor prints Cmd Id = PMU id + 1; tpuprof's BM1684X decoder prints the PMU id
+            vid = int(x["cmd_id"]) - (1 if a.cmd_id == "pmu" else 0)
+            want = (int(x["core"]), vid, int(x["start_cycle"]), int(x["end_cycle"]))
+            got = (int(y["core"]), int(y["cmd_id"]), int(y["start_cycle"]), int(y["end_cycle"]))
+            if eng == "TIU" or a.gdma_names:
+                want += (x["function_name"],)
+                got += (y["op"],)
             if eng == "GDMA":
-                want += (x["bytes"],)
-                got += (y["bytes"],)
+                want += (int(x["bytes"]),)
+                got += (int(y["bytes"]) if y["bytes"] else None,)
             if want != got:
                 errors.append(f"{eng} #{i}: vendor {want}, ours {got}")
     for e in errors[: a.max_report]:
@@ -324,6 +330,10 @@ def main() -> int:
     c.add_argument("--expected", type=Path, required=True)
     c.add_argument("--ours", type=Path, required=True)
     c.add_argument("--max-report", type=int, default=10)
+    c.add_argument("--cmd-id", choices=("vendor", "pmu"), default="pmu",
+                   help="ours prints the vendor's Cmd Id, or the PMU id (= Cmd Id - 1; default)")
+    c.add_argument("--gdma-names", action="store_true",
+                   help="also compare GDMA op names (the vendor prints tensorLd/tensorSt/...)")
     a = ap.parse_args()
     return {"expected": cmd_expected, "_raw": cmd_raw, "compare": cmd_compare}[a.cmd](a)
 
