@@ -1,6 +1,6 @@
-/// cdm_names: names the vendor tools print for SG2260-family commands: the
-/// condensed (mode 0/1) tables of bigTpuProfile, and the register classes and op
-/// names of decoded commands (mode 2, BLOCK_DES_*, BLOCK_DES_KV).
+/// sg2260 names: what the vendor tools print for SG2260-family commands: the
+/// condensed (mode 0/1) tables of bigTpuProfile, the DMA and CDMA function names
+/// and directions (register op names: op_names.hpp, classes: commands.hpp).
 #pragma once
 
 #include <array>
@@ -8,9 +8,11 @@
 #include <string>
 #include <string_view>
 
-#include <tpuprof/decode/cdm/format.hpp>
+#include <tpuprof/cdm_format.hpp>
 
-namespace tpuprof::cdm {
+namespace tpuprof::chips::sg2260 {
+
+using cdm::mem_kind;
 
 /// A (Function Type, Function Name) pair as the vendor tools print it.
 struct op_names {
@@ -402,4 +404,4 @@ inline std::string direction_text(mem_kind src, mem_kind dst) {
   return std::string(name(src)) + "->" + std::string(name(dst));
 }
 
-}  // namespace tpuprof::cdm
+}  // namespace tpuprof::chips::sg2260
