@@ -68,7 +68,7 @@ materialized_trace load_one(const fs::path& dir, const common_options& o, operan
   std::string chip = o.chip;
   if (chip.empty()) {
     try {
-      chip = detect_dump(files).chip;
+      chip = detect_dump(files, chips::all{}).chip;
     } catch (const decode_error& e) {  // the CLI way to give the chip explicitly
       throw decode_error(e.file(), e.offset(), e.reason() + "; use --chip bm1684x|aks|aksv");
     }
@@ -84,8 +84,8 @@ materialized_trace load_one(const fs::path& dir, const common_options& o, operan
       return materialize(d);
     } else {
       cdm::cdm_options opt;
-      opt.tiu_freq_mhz = o.tiu_freq_mhz;
-      opt.dma_freq_mhz = o.dma_freq_mhz;
+      if (o.tiu_freq_mhz > 0) opt.tiu_freq_mhz = o.tiu_freq_mhz;
+      if (o.dma_freq_mhz > 0) opt.dma_freq_mhz = o.dma_freq_mhz;
       opt.keep_instructions = ops != nullptr;  // operands only for the memory charts
       const cdm::cdm_decoder<C> d(files, opt);
       keep_operands(d, ops, device);

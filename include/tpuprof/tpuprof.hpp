@@ -27,17 +27,15 @@
 #include <tpuprof/io/mapped_file.hpp>
 
 // chips and decoders
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aks_regs.hpp>
-#include <tpuprof/chips/aksv.hpp>
-#include <tpuprof/chips/aksv_regs.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
+#include <tpuprof/chips/all.hpp>
 #include <tpuprof/chips/bm1684x.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/decode/detect.hpp>
 #include <tpuprof/decode/merge.hpp>
-#include <tpuprof/decode/regs/aks_isa.hpp>
 #include <tpuprof/decode/regs/bm1684x_isa.hpp>
 
 // synthetic dumps

@@ -85,8 +85,7 @@ dump_detection detect_dump(const io::dump_files& files, chip_list<Cs...> chips) 
                        "not a profile dump: no global.profile");
   const auto a = detail::bmprofile_arch(*g);
   if (a)
-    if (auto c = detail::bmprofile_chip_of<Cs...>(*a))
-      return {*c, dump_family::bmprofile, false};
+    if (auto c = detail::bmprofile_chip_of<Cs...>(*a)) return {*c, dump_family::bmprofile, false};
   throw decode_error(files.label() + "/global.profile", decode_error::no_offset,
                      !a ? std::string("no arch= line: cannot tell the chip (give it explicitly)")
                         : "arch=" + std::string(*a) + " is not a supported chip (" +

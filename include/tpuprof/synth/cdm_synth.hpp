@@ -19,7 +19,6 @@
 #include <tpuprof/decode/cdm/chip.hpp>
 #include <tpuprof/decode/cdm/commands.hpp>
 #include <tpuprof/decode/cdm/format.hpp>
-#include <tpuprof/decode/cdm/names.hpp>
 #include <tpuprof/decode/cdm/pmu.hpp>
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/io/atomic_file.hpp>
@@ -413,7 +412,8 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
     return s.data;
   };
   std::string g =
-      "arch=" + std::to_string(Chip::arch_ids[0] == 5 ? 8800 : 140814) +
+      "arch=" + std::to_string(Chip::arch_ids[1]) +  // the chip-id spelling (0x2260...)
+
       "\ntpu_freq=1000\nmax_record_num=" + std::to_string(std::max(4194304u, 4 * n_tg)) + "\n";
   for (unsigned p = 0; p < nports; ++p)
     g += "cdma_port" + std::to_string(p) + "_record=" + std::to_string(ports[p].size()) + "\n";
@@ -495,15 +495,15 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
       e.cmd_id = static_cast<std::uint32_t>(eng == engine::cdma ? x.id : x.id + 1);
       const bool label_send = x.sys && sys_seen % 2 == 0;
       if (x.sys) ++sys_seen;
-      cdm::op_names n;
+      typename Chip::op_names n;
       mem_kind src = mem_kind::ddr, dst = mem_kind::ddr;
       if (o.mode == 0) {
         if (eng == engine::tiu)
-          n = cdm::tiu_condensed_names(x.sys ? 15 : 31, x.sys ? (label_send ? 8 : 9) : 0);
+          n = Chip::tiu_names(x.sys ? 15 : 31, x.sys ? (label_send ? 8 : 9) : 0);
         else if (eng == engine::cdma)
-          n = cdm::cdma_names(x.sys ? 7 : 31, x.sys ? (label_send ? 3 : 4) : 0);
+          n = Chip::cdma_op_names(x.sys ? 7 : 31, x.sys ? (label_send ? 3 : 4) : 0);
         else
-          n = cdm::dma_names(x.sys ? 6 : 31, x.sys ? (label_send ? 3 : 4) : 0, src, dst);
+          n = Chip::dma_op_names(x.sys ? 6 : 31, x.sys ? (label_send ? 3 : 4) : 0, src, dst);
       } else {
         e.set_flag(engine_event::flag_matched);
         if (x.func >= 0) {
@@ -512,20 +512,20 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
         }
         if (eng == engine::tiu) {
           if (o.mode == 2) {
-            auto cls = cdm::find_tiu_class(x.tsk, x.eu, x.tsk != cdm::tiu_sys_code, Chip::kind);
+            auto cls = Chip::tiu_class_of(x.tsk, x.eu, x.tsk != cdm::tiu_sys_code);
             n.type = std::string(cls ? cls->name : "unknown");
-            n.name = std::string(cdm::tiu_op_name(x.tsk, x.eu));
+            n.name = std::string(Chip::tiu_op(x.tsk, x.eu));
           } else {
-            n = cdm::tiu_condensed_names(x.tsk, x.eu);
+            n = Chip::tiu_names(x.tsk, x.eu);
           }
         } else if (eng == engine::cdma) {
-          n = cdm::cdma_names(x.tsk, x.eu);
+          n = Chip::cdma_op_names(x.tsk, x.eu);
         } else {
           if (x.tsk != cdm::dma_sys_code) {
             src = x.src;
             dst = x.dst;
           }
-          n = cdm::dma_names(x.tsk, x.eu, src, dst);
+          n = Chip::dma_op_names(x.tsk, x.eu, src, dst);
         }
       }
       if (eng != engine::tiu) {

@@ -23,7 +23,7 @@ concept cdm_chip =
     chip_traits<T> && requires(std::span<const std::byte> data, regs::instruction& ins) {
       requires T::family == dump_family::cdm;
       { T::cdma_port_count } -> std::convertible_to<unsigned>;  ///< CDMA ports (file cdma_P)
-      { T::arch_ids[0] } -> std::convertible_to<int>;           ///< `arch=` values in global.profile
+      { T::arch_ids[0] } -> std::convertible_to<int>;  ///< `arch=` values in global.profile
       { T::arch_ids.size() } -> std::convertible_to<std::size_t>;
       { T::dyn_engines } -> std::convertible_to<dyn_engine_ids>;    ///< DYN_DATA engine numbers
       { T::rvt_wrap_limit } -> std::convertible_to<std::uint32_t>;  ///< 0 = no RVT id wrap

@@ -133,7 +133,8 @@ std::size_t decode_command(const io::byte_reader& buf, std::size_t off, cmd_engi
 /// by at most 128 zero bytes (writers pad buffers to 128 bytes). `base_id` is
 /// the id of the first command (1 for the vendor's cmd_id).
 template <class Chip>
-decoded_buffer decode_buffer(const io::byte_reader& buf, cmd_engine eng, std::uint32_t base_id = 1) {
+decoded_buffer decode_buffer(const io::byte_reader& buf, cmd_engine eng,
+                             std::uint32_t base_id = 1) {
   decoded_buffer out;
   std::size_t off = 0;
   auto zero_rest = [&](std::size_t from) {

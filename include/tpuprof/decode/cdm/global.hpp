@@ -146,7 +146,8 @@ std::optional<cdm_detection> detect_cdm(const io::dump_files& files, chip_list<C
   }
   if (!gp.arch) return std::nullopt;
   if constexpr (sizeof...(Cs) > 0)
-    if (auto c = detail::cdm_chip_of<Cs...>(*gp.arch)) return cdm_detection{*c, *gp.arch, gp.bmodel};
+    if (auto c = detail::cdm_chip_of<Cs...>(*gp.arch))
+      return cdm_detection{*c, *gp.arch, gp.bmodel};
   return std::nullopt;
 }
 
