@@ -2,8 +2,8 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
 #include <tpuprof/decode/cdm/chip.hpp>
 
 using tpuprof::chips::aks;
