@@ -11,6 +11,9 @@
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/io/dump_files.hpp>
 
+static_assert(tpuprof::decoded_trace<tpuprof::cdm::cdm_decoder<tpuprof::chips::aks>>);
+static_assert(tpuprof::decoded_trace<tpuprof::cdm::cdm_decoder<tpuprof::chips::aksv>>);
+
 namespace {
 
 using bytes = std::vector<std::byte>;

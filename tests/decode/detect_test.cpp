@@ -51,6 +51,16 @@ TEST_CASE("detect_dump: arch lines in memory") {
         "m/global.profile: no arch= line: cannot tell the chip (give it explicitly)",
         tpuprof::decode_error);
   }
+  SUBCASE("only the chips of the list, named in the message") {
+    const auto g = text("arch=3\n");
+    const auto files = tpuprof::io::dump_files::from_memory({{"global.profile", g}}, "m");
+    using sg2260 = tpuprof::chip_list<tpuprof::chips::aks, tpuprof::chips::aksv>;
+    CHECK_THROWS_WITH_AS(tpuprof::detect_dump(files, sg2260{}),
+                         "m/global.profile: arch=3 is not a supported chip (aks, aksv)",
+                         tpuprof::decode_error);
+    CHECK(tpuprof::detect_dump(files, tpuprof::chip_list<tpuprof::chips::bm1684x>{}).chip ==
+          "bm1684x");
+  }
   SUBCASE("no global.profile") {
     const auto c = text("x");
     CHECK_THROWS_WITH_AS(

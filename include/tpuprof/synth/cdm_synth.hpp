@@ -411,10 +411,9 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
     }
     return s.data;
   };
-  std::string g =
-      "arch=" + std::to_string(Chip::arch_ids[1]) +  // the chip-id spelling (0x2260...)
-
-      "\ntpu_freq=1000\nmax_record_num=" + std::to_string(std::max(4194304u, 4 * n_tg)) + "\n";
+  // arch: the chip-id spelling of the chip's arch_ids (0x2260 = 8800, 0x2260E = 140814).
+  std::string g = "arch=" + std::to_string(Chip::arch_ids[1]) + "\ntpu_freq=1000\nmax_record_num=" +
+                  std::to_string(std::max(4194304u, 4 * n_tg)) + "\n";
   for (unsigned p = 0; p < nports; ++p)
     g += "cdma_port" + std::to_string(p) + "_record=" + std::to_string(ports[p].size()) + "\n";
   for (unsigned c = 0; c < ncores; ++c)

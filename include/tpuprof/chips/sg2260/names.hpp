@@ -74,157 +74,162 @@ constexpr std::string_view tiu_type_name(unsigned tsk) noexcept {
   }
 }
 
+namespace detail {
+/// Condensed TIU names by tsk_eu_typ, per tsk_typ (bigTpuProfile tables).
+inline constexpr std::array<eu_name, 3> conv_names{
+    {{0, "conv"}, {1, "conv_normal"}, {2, "conv_tf32"}}};
+inline constexpr std::array<eu_name, 8> pool_names{{{0, "depthwise"},
+                                                    {1, "avg pooling"},
+                                                    {3, "min pooling"},
+                                                    {4, "max pooling"},
+                                                    {5, "ROI depthwise"},
+                                                    {6, "ROI avg pooling"},
+                                                    {7, "ROI max pooling"},
+                                                    {8, "ROI min pooling"}}};
+inline constexpr std::array<eu_name, 7> mm_names{{{0, "MM_NORMAL"},
+                                                  {4, "MM2_NN"},
+                                                  {5, "MM2_NT"},
+                                                  {6, "MM2_TT"},
+                                                  {7, "MM_NN_TF32"},
+                                                  {8, "MM_NT_TF32"},
+                                                  {9, "MM_TT_TF32"}}};
+inline constexpr std::array<eu_name, 28> ar_names{{{0, "mul"},
+                                                   {1, "not"},
+                                                   {2, "add"},
+                                                   {3, "sub"},
+                                                   {4, "max"},
+                                                   {5, "min"},
+                                                   {6, "logic_shift"},
+                                                   {7, "and"},
+                                                   {8, "or"},
+                                                   {9, "xor"},
+                                                   {10, "select_great"},
+                                                   {11, "select_equal"},
+                                                   {12, "div"},
+                                                   {13, "select_less"},
+                                                   {14, "data_convert"},
+                                                   {15, "add_satu"},
+                                                   {16, "sub_satu"},
+                                                   {18, "mac"},
+                                                   {19, "copy"},
+                                                   {20, "mul_satu"},
+                                                   {21, "arith shift"},
+                                                   {22, "rotate shift"},
+                                                   {23, "mulDHR [N]"},
+                                                   {26, "ABS"},
+                                                   {27, "FSUBABS"},
+                                                   {28, "copy_mb [N]"},
+                                                   {29, "get_first_one"},
+                                                   {30, "get_first_zero"}}};
+inline constexpr std::array<eu_name, 4> rq_names{
+    {{0, "RQ_0"}, {1, "RQ_1"}, {3, "DQ_0"}, {4, "DQ_1"}}};
+inline constexpr std::array<eu_name, 6> bc_names{{{0, "C_W_transpose"},
+                                                  {1, "W_C_transpose"},
+                                                  {2, "lane_copy"},
+                                                  {3, "lane_broad"},
+                                                  {4, "static_broad"},
+                                                  {5, "static_distribute"}}};
+inline constexpr std::array<eu_name, 17> sg_names{{{0, "PL_gather_d1coor"},
+                                                   {1, "PL_gather_d2coor"},
+                                                   {2, "PL_gather_rec [N]"},
+                                                   {3, "PL_scatter_d1coor"},
+                                                   {4, "PL_scatter_d2coor"},
+                                                   {5, "PE_S_gather_d1coor"},
+                                                   {6, "PE_S_scatter_d1coor"},
+                                                   {7, "PE_M_gather_d1coor [N]"},
+                                                   {8, "PE_S_mask_select"},
+                                                   {9, "PE_S_nonzero"},
+                                                   {10, "PE_S_scatter_pp_d1coor [N]"},
+                                                   {13, "PE_S_gather_hzd"},
+                                                   {14, "PE_S_scatter_hzd"},
+                                                   {15, "PE_S_mask_selhzd"},
+                                                   {16, "PE_S_nonzero_hzd"},
+                                                   {17, "PE_S_gather_line"},
+                                                   {18, "PE_S_scatter_line"}}};
+inline constexpr std::array<eu_name, 21> lin_names{
+    {{0, "linear_mul"},         {1, "linear_not"},           {2, "linear_add"},
+     {3, "linear_sub"},         {4, "linear_max"},           {5, "linear_min"},
+     {6, "linear_logic_shift"}, {7, "linear_and"},           {8, "linear_or"},
+     {9, "linear_xor"},         {10, "linear_select_great"}, {11, "linear_select_equal"},
+     {12, "linear_div"},        {13, "linear_select_less"},  {14, "linear_data_convert"},
+     {15, "linear_add_satu"},   {16, "linear_sub_satu"},     {17, "linear_clamp"},
+     {18, "linear_mac"},        {19, "linear_copy"},         {20, "linear_mul_satu"}}};
+inline constexpr std::array<eu_name, 3> rnd_names{
+    {{0, "prng "}, {1, "prng with intial seed"}, {2, ":prng with loaded states"}}};
+inline constexpr std::array<eu_name, 4> sfu_names{
+    {{12, "tailor_4x"}, {13, "tailor"}, {15, "normalize"}, {17, "rsqrt"}}};
+inline constexpr std::array<eu_name, 3> mdl_names{{{1, "mac"}, {20, "(a+b)^2"}, {21, "(a-b)^2"}}};
+inline constexpr std::array<eu_name, 6> cmp_names{{{22, "CMP_gt and CMP_sel_gt"},
+                                                   {23, "CMP_sel_gt"},
+                                                   {24, "CMP_sel_eq"},
+                                                   {25, "CMP_lt and CMP_sel_lt"},
+                                                   {26, "CMP_sel_lt"},
+                                                   {27, "CMP_srch_bin"}}};
+inline constexpr std::array<eu_name, 16> vc_names{{{0, "vc_mul"},
+                                                   {2, "vc_add"},
+                                                   {3, "vc_sub"},
+                                                   {4, "vc_max"},
+                                                   {5, "vc_min"},
+                                                   {7, "vc_and"},
+                                                   {8, "vc_or"},
+                                                   {9, "xor"},
+                                                   {10, "select_great"},
+                                                   {11, "select_equal"},
+                                                   {12, "div"},
+                                                   {13, "select_less"},
+                                                   {15, "add_satu"},
+                                                   {16, "sub_satu"},
+                                                   {20, "mul_satu"},
+                                                   {23, "mulDHR"}}};
+inline constexpr std::array<eu_name, 14> sys_names{{{0, "intr barrier[N]"},
+                                                    {1, "spb"},
+                                                    {2, "swr"},
+                                                    {3, "swr_from_lmem"},
+                                                    {4, "swr_collect_from_lmem"},
+                                                    {5, "ata barrier[N]"},
+                                                    {8, "send_msg"},
+                                                    {9, "wait_msg"},
+                                                    {10, "sys_fork"},
+                                                    {11, "sys_join"},
+                                                    {12, "sys_exit"},
+                                                    {13, "rand_seed"},
+                                                    {30, "nop"},
+                                                    {31, "end"}}};
+}  // namespace detail
+
 /// TIU "Function Name" of the condensed tables; empty = not in table.
 constexpr std::string_view tiu_condensed_name(unsigned tsk, unsigned eu) noexcept {
-  using detail::eu_name;
-  constexpr std::array<eu_name, 3> conv{{{0, "conv"}, {1, "conv_normal"}, {2, "conv_tf32"}}};
-  constexpr std::array<eu_name, 8> pool{{{0, "depthwise"},
-                                         {1, "avg pooling"},
-                                         {3, "min pooling"},
-                                         {4, "max pooling"},
-                                         {5, "ROI depthwise"},
-                                         {6, "ROI avg pooling"},
-                                         {7, "ROI max pooling"},
-                                         {8, "ROI min pooling"}}};
-  constexpr std::array<eu_name, 7> mm{{{0, "MM_NORMAL"},
-                                       {4, "MM2_NN"},
-                                       {5, "MM2_NT"},
-                                       {6, "MM2_TT"},
-                                       {7, "MM_NN_TF32"},
-                                       {8, "MM_NT_TF32"},
-                                       {9, "MM_TT_TF32"}}};
-  constexpr std::array<eu_name, 28> ar{{{0, "mul"},
-                                        {1, "not"},
-                                        {2, "add"},
-                                        {3, "sub"},
-                                        {4, "max"},
-                                        {5, "min"},
-                                        {6, "logic_shift"},
-                                        {7, "and"},
-                                        {8, "or"},
-                                        {9, "xor"},
-                                        {10, "select_great"},
-                                        {11, "select_equal"},
-                                        {12, "div"},
-                                        {13, "select_less"},
-                                        {14, "data_convert"},
-                                        {15, "add_satu"},
-                                        {16, "sub_satu"},
-                                        {18, "mac"},
-                                        {19, "copy"},
-                                        {20, "mul_satu"},
-                                        {21, "arith shift"},
-                                        {22, "rotate shift"},
-                                        {23, "mulDHR [N]"},
-                                        {26, "ABS"},
-                                        {27, "FSUBABS"},
-                                        {28, "copy_mb [N]"},
-                                        {29, "get_first_one"},
-                                        {30, "get_first_zero"}}};
-  constexpr std::array<eu_name, 4> rq{{{0, "RQ_0"}, {1, "RQ_1"}, {3, "DQ_0"}, {4, "DQ_1"}}};
-  constexpr std::array<eu_name, 6> bc{{{0, "C_W_transpose"},
-                                       {1, "W_C_transpose"},
-                                       {2, "lane_copy"},
-                                       {3, "lane_broad"},
-                                       {4, "static_broad"},
-                                       {5, "static_distribute"}}};
-  constexpr std::array<eu_name, 17> sg{{{0, "PL_gather_d1coor"},
-                                        {1, "PL_gather_d2coor"},
-                                        {2, "PL_gather_rec [N]"},
-                                        {3, "PL_scatter_d1coor"},
-                                        {4, "PL_scatter_d2coor"},
-                                        {5, "PE_S_gather_d1coor"},
-                                        {6, "PE_S_scatter_d1coor"},
-                                        {7, "PE_M_gather_d1coor [N]"},
-                                        {8, "PE_S_mask_select"},
-                                        {9, "PE_S_nonzero"},
-                                        {10, "PE_S_scatter_pp_d1coor [N]"},
-                                        {13, "PE_S_gather_hzd"},
-                                        {14, "PE_S_scatter_hzd"},
-                                        {15, "PE_S_mask_selhzd"},
-                                        {16, "PE_S_nonzero_hzd"},
-                                        {17, "PE_S_gather_line"},
-                                        {18, "PE_S_scatter_line"}}};
-  constexpr std::array<eu_name, 21> lin{
-      {{0, "linear_mul"},         {1, "linear_not"},           {2, "linear_add"},
-       {3, "linear_sub"},         {4, "linear_max"},           {5, "linear_min"},
-       {6, "linear_logic_shift"}, {7, "linear_and"},           {8, "linear_or"},
-       {9, "linear_xor"},         {10, "linear_select_great"}, {11, "linear_select_equal"},
-       {12, "linear_div"},        {13, "linear_select_less"},  {14, "linear_data_convert"},
-       {15, "linear_add_satu"},   {16, "linear_sub_satu"},     {17, "linear_clamp"},
-       {18, "linear_mac"},        {19, "linear_copy"},         {20, "linear_mul_satu"}}};
-  constexpr std::array<eu_name, 3> rnd{
-      {{0, "prng "}, {1, "prng with intial seed"}, {2, ":prng with loaded states"}}};
-  constexpr std::array<eu_name, 4> sfu{
-      {{12, "tailor_4x"}, {13, "tailor"}, {15, "normalize"}, {17, "rsqrt"}}};
-  constexpr std::array<eu_name, 3> mdl{{{1, "mac"}, {20, "(a+b)^2"}, {21, "(a-b)^2"}}};
-  constexpr std::array<eu_name, 6> cmp{{{22, "CMP_gt and CMP_sel_gt"},
-                                        {23, "CMP_sel_gt"},
-                                        {24, "CMP_sel_eq"},
-                                        {25, "CMP_lt and CMP_sel_lt"},
-                                        {26, "CMP_sel_lt"},
-                                        {27, "CMP_srch_bin"}}};
-  constexpr std::array<eu_name, 16> vc{{{0, "vc_mul"},
-                                        {2, "vc_add"},
-                                        {3, "vc_sub"},
-                                        {4, "vc_max"},
-                                        {5, "vc_min"},
-                                        {7, "vc_and"},
-                                        {8, "vc_or"},
-                                        {9, "xor"},
-                                        {10, "select_great"},
-                                        {11, "select_equal"},
-                                        {12, "div"},
-                                        {13, "select_less"},
-                                        {15, "add_satu"},
-                                        {16, "sub_satu"},
-                                        {20, "mul_satu"},
-                                        {23, "mulDHR"}}};
-  constexpr std::array<eu_name, 14> sys{{{0, "intr barrier[N]"},
-                                         {1, "spb"},
-                                         {2, "swr"},
-                                         {3, "swr_from_lmem"},
-                                         {4, "swr_collect_from_lmem"},
-                                         {5, "ata barrier[N]"},
-                                         {8, "send_msg"},
-                                         {9, "wait_msg"},
-                                         {10, "sys_fork"},
-                                         {11, "sys_join"},
-                                         {12, "sys_exit"},
-                                         {13, "rand_seed"},
-                                         {30, "nop"},
-                                         {31, "end"}}};
   switch (tsk) {
     case 0:
-      return detail::find_eu(conv, eu);
+      return detail::find_eu(detail::conv_names, eu);
     case 1:
-      return detail::find_eu(pool, eu);
+      return detail::find_eu(detail::pool_names, eu);
     case 2:
-      return detail::find_eu(mm, eu);
+      return detail::find_eu(detail::mm_names, eu);
     case 3:
-      return detail::find_eu(ar, eu);
+      return detail::find_eu(detail::ar_names, eu);
     case 4:
-      return detail::find_eu(rq, eu);
+      return detail::find_eu(detail::rq_names, eu);
     case 5:
-      return detail::find_eu(bc, eu);
+      return detail::find_eu(detail::bc_names, eu);
     case 6:
-      return detail::find_eu(sg, eu);
+      return detail::find_eu(detail::sg_names, eu);
     case 7:
-      return detail::find_eu(lin, eu);
+      return detail::find_eu(detail::lin_names, eu);
     case 8:
-      return detail::find_eu(rnd, eu);
+      return detail::find_eu(detail::rnd_names, eu);
     case 9:
-      return detail::find_eu(sfu, eu);
+      return detail::find_eu(detail::sfu_names, eu);
     case 10:
-      return detail::find_eu(mdl, eu);
+      return detail::find_eu(detail::mdl_names, eu);
     case 12:
       return eu == 0 ? std::string_view{"WR_IMM"} : std::string_view{};
     case 13:
-      return detail::find_eu(cmp, eu);
+      return detail::find_eu(detail::cmp_names, eu);
     case 14:
-      return detail::find_eu(vc, eu);
+      return detail::find_eu(detail::vc_names, eu);
     case 15:
-      return detail::find_eu(sys, eu);
+      return detail::find_eu(detail::sys_names, eu);
     case 31:
       return eu == 0 ? std::string_view{"unknown"} : std::string_view{};
     default:
