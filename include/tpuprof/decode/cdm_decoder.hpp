@@ -2,7 +2,8 @@
 /// the operator path (DYN_DATA, modes 0/1/2, bigTpuProfile rules) and the
 /// bmodel path (BLOCK_DES_*, tpu-mlir PerfAI rules). docs/chips/aks.md lists
 /// every deliberate difference from the vendor tools. The stages live in
-/// decode/cdm/: read, operator_path or bmodel_path, align, emit.
+/// decode/cdm/: read, operator_path or bmodel_path, align, emit. A cdm_decoder is a
+/// decoded_trace (static_assert in tests/decode/cdm_corrupt_test.cpp).
 #pragma once
 
 #include <algorithm>
@@ -17,6 +18,8 @@
 #include <tpuprof/decode/cdm/options.hpp>
 #include <tpuprof/decode/cdm/read.hpp>
 #include <tpuprof/decode/cdm/state.hpp>
+#include <tpuprof/decoded_trace.hpp>
+#include <tpuprof/error.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/regs/instruction.hpp>
