@@ -1,7 +1,7 @@
 // Decode throughput on a large synthetic BM1684X dump (project generator).
 #include <benchmark/benchmark.h>
 
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/synth/bm1684x_synth.hpp>
 

@@ -1,13 +1,20 @@
-// Shared declarations of the tpuprof CLI (examples/cli): options, loading, commands.
+// Shared declarations of the tpuprof CLI (examples/cli): options, loading,
+// and the subcommands, one file each (info.cpp, convert.cpp, ...).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
-#include <vector>
+#include <string_view>
 
-#include <tpuprof/decoded_trace.hpp>
-#include <tpuprof/views/operand_table.hpp>
+#include <tpuprof/trace.hpp>
+#include <tpuprof/views/group_by.hpp>
+
+namespace CLI {
+class App;
+}
 
 namespace cli {
 
@@ -31,6 +38,31 @@ struct common_options {
   bool color = false;  ///< set from TTY + NO_COLOR
 };
 
+/// A registered subcommand: `run` is called once the command line is parsed
+/// and `app` was the one chosen.
+struct subcommand {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+/// Adds a subcommand to `app`: its options bound to its own state, the common
+/// ones (add_common) to `o`. Each subcommand's file defines one; main.cpp lists them.
+using register_fn = subcommand (*)(CLI::App& app, common_options& o);
+
+subcommand register_info(CLI::App& app, common_options& o);
+subcommand register_convert(CLI::App& app, common_options& o);
+subcommand register_summary(CLI::App& app, common_options& o);
+subcommand register_top(CLI::App& app, common_options& o);
+subcommand register_gaps(CLI::App& app, common_options& o);
+subcommand register_group(CLI::App& app, common_options& o);
+subcommand register_report(CLI::App& app, common_options& o);
+subcommand register_diff(CLI::App& app, common_options& o);
+subcommand register_synth(CLI::App& app, common_options& o);
+
+/// Input, chip and clock options shared by the decoding subcommands, with
+/// bigTpuProfile's spellings as aliases.
+void add_common(CLI::App* sc, common_options& o);
+
 /// Progress on stderr: only on a TTY and without -q.
 class progress {
  public:
@@ -52,42 +84,26 @@ class progress {
   bool dirty_ = false;
 };
 
-/// Decodes a dump directory, or a parent of several dump directories (one
-/// device each). Throws tpuprof::decode_error. With `ops`, also keeps the
-/// memory operands of decoders that have them (the HTML memory charts).
-tpuprof::materialized_trace load(const common_options& o, progress& p,
-                                 tpuprof::operand_table* ops = nullptr);
+/// tpuprof::open with the command line's options: a dump directory, or a
+/// parent of several (one device each). Throws tpuprof::decode_error (with
+/// the --chip hint when the chip cannot be told). `operands`: keep the memory
+/// operands (the HTML memory charts).
+tpuprof::trace load(const common_options& o, progress& p, bool operands = false);
 
-struct convert_options {
-  std::string out_dir = "tpuprof_out";
-  bool perfetto = false, json = false, csv = false, html = false, summary = true;
-  std::string host_trace;
-  std::optional<double> host_offset_ns;
-};
-struct synth_options {
-  std::string chip = "aks";
-  std::string out_dir;
-  unsigned records = 131072;
-  unsigned cores = 0;
-  unsigned mode = 1;
-  unsigned cdma_ports = 0;
-  std::uint64_t seed = 1;
-  bool cycle_wrap = false;
-};
+/// The exit code after a decode: data_loss under --strict when data was lost.
+int finish(const common_options& o, const tpuprof::trace& t);
 
-int cmd_info(const common_options& o, bool json);
-int cmd_convert(const common_options& o, const convert_options& c);
-int cmd_summary(const common_options& o, const std::string& format);
-int cmd_top(const common_options& o, std::size_t n, const std::string& by,
-            const std::string& engine);
-int cmd_gaps(const common_options& o, double min_ns, std::size_t limit);
-int cmd_group(const common_options& o, const std::string& by, const std::string& format);
-int cmd_diff(const common_options& o, const std::string& other, const std::string& by,
-             std::size_t n);
-int cmd_report(const common_options& o, const std::string& out);
-int cmd_synth(const common_options& o, const synth_options& s);
-
+/// A JSON string literal of `s`.
+std::string json_str(std::string_view s);
+/// `v` with `prec` decimals; "" for NaN and infinities.
+std::string num(double v, int prec = 3);
+/// Op name of `e`, "unknown" when it has none.
+std::string op_text(const tpuprof::trace_info& i, const tpuprof::engine_event& e);
+/// --by value of group and diff; throws std::invalid_argument.
+tpuprof::group_key parse_group_key(const std::string& by);
 /// Parses "1us", "250ns", "2ms", "1.5s" or a bare number of ns.
 std::optional<double> parse_duration_ns(const std::string& s);
+/// report.html, with the memory charts when the trace kept operands.
+void write_report(const std::string& file, const tpuprof::trace& t);
 
 }  // namespace cli

@@ -26,17 +26,20 @@
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/io/mapped_file.hpp>
 
+// one call: any supported dump
+#include <tpuprof/open.hpp>
+
 // chips and decoders
 #include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/chips/aksv/traits.hpp>
 #include <tpuprof/chips/all.hpp>
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/isa.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/decode/detect.hpp>
 #include <tpuprof/decode/merge.hpp>
-#include <tpuprof/decode/regs/bm1684x_isa.hpp>
 
 // synthetic dumps
 #include <tpuprof/synth/bm1684x_synth.hpp>

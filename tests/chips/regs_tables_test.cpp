@@ -5,7 +5,7 @@
 #include <tpuprof/chips/aks/regs.hpp>
 #include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/chips/aksv/regs.hpp>
-#include <tpuprof/chips/bm1684x_regs.hpp>
+#include <tpuprof/chips/bm1684x/regs.hpp>
 
 namespace {
 template <class Tables>

@@ -85,6 +85,40 @@ TEST_CASE("cli: exit codes for usage errors, bad input and output failures") {
                    "--chip bm1684x|aks|aksv") != std::string::npos);
 }
 
+TEST_CASE("cli: every subcommand is registered, in the table's order, with its own help") {
+  const auto r = run("--help");
+  CHECK(r.code == 0);
+  std::size_t at = 0;
+  for (const char* sub :
+       {"info", "convert", "summary", "top", "gaps", "group", "report", "diff", "synth"}) {
+    CAPTURE(sub);
+    const auto p = r.out.find(std::string("\n  ") + sub + " ", at);
+    CHECK(p != std::string::npos);  // listed after the previous one
+    if (p != std::string::npos) at = p;
+    const auto h = run(std::string(sub) + " --help");
+    CHECK(h.code == 0);
+    CHECK(h.out.find(std::string(" ") + sub + " [OPTIONS]") != std::string::npos);
+  }
+  // only the decoding subcommands take the common options
+  CHECK(run("info --help").out.find("--num-core") != std::string::npos);
+  CHECK(run("synth --help").out.find("--num-core") == std::string::npos);
+}
+
+TEST_CASE("cli: the --chip hint comes with detection errors only") {
+  auto noarch = tmp("noarch");
+  fs::create_directories(noarch);
+  std::ofstream(noarch / "global.profile") << "net_name=x\n";
+  auto r = run("info " + noarch.string());
+  CHECK(r.code == 1);
+  CHECK(r.out == "tpuprof: " + noarch.string() +
+                     "/global.profile: no arch= line: cannot tell the chip (give it explicitly); "
+                     "use --chip bm1684x|aks|aksv\n");
+  r = run("info --chip aks " + noarch.string());  // chip given: the decoder's own error
+  CHECK(r.code == 1);
+  CHECK(r.out.find("use --chip") == std::string::npos);
+  CHECK(r.out.find("global.profile") != std::string::npos);
+}
+
 TEST_CASE("cli: synth writes a dump that info reads back, for every chip") {
   for (const char* chip : {"aks", "aksv", "bm1684x"}) {
     CAPTURE(chip);

@@ -5,7 +5,7 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 
 #include "test_util.hpp"
@@ -13,6 +13,9 @@
 using tpuprof::bmprofile_decoder;
 using tpuprof::engine;
 using tpuprof::chips::bm1684x;
+
+// The chip header does not know the decoder; the decoder's concept is checked here.
+static_assert(tpuprof::bmprofile::bmprofile_chip<bm1684x>);
 
 static_assert(tpuprof::decoded_trace<bmprofile_decoder<bm1684x>>);
 static_assert(std::ranges::forward_range<bmprofile_decoder<bm1684x>::event_view>);

@@ -4,7 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 
 #include "test_util.hpp"

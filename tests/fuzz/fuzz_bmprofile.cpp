@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/synth/bm1684x_synth.hpp>
 

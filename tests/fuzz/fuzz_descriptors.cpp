@@ -9,7 +9,7 @@
 
 #include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/chips/aksv/traits.hpp>
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;

@@ -5,7 +5,7 @@
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/chips/aksv/traits.hpp>
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 
 namespace tpuprof::chips {
 

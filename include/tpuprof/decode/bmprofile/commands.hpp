@@ -1,5 +1,5 @@
 /// Framing of cmd_*.dat command buffers into commands with op names
-/// (format-bm1684x.md §5.2.1); full operand decoding is separate.
+/// (the chip's format notes §5.2.1); full operand decoding is separate.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 /// global.profile of a bmprofile_data-N dump: arch, clock, net name, and per
-/// subnet the layers and the static TIU/GDMA command lists (format-bm1684x.md §4).
+/// subnet the layers and the static TIU/GDMA command lists (the format notes §4).
 #pragma once
 
 #include <charconv>
@@ -56,7 +56,7 @@ struct mem_block {
 };
 
 struct global_profile {
-  std::optional<std::string> arch;  ///< as written: "3" or "BM1684X"
+  std::optional<std::string> arch;  ///< as written: the arch id or the chip name
   std::optional<double> tpu_freq_mhz;
   std::string net_name;
   bool is_mlir = false;

@@ -1,5 +1,5 @@
 /// net_stat.sim: the compiler's cmodel estimate of every command's time, in
-/// the BM1684X bmodel (format-bm1684x.md §5.11). Used when a dump has no PMU
+/// the bmodel (the format notes §5.11). Used when a dump has no PMU
 /// data, and to compare estimated with measured times.
 #pragma once
 

@@ -10,9 +10,9 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/bm1684x/isa.hpp>
+#include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
-#include <tpuprof/decode/regs/bm1684x_isa.hpp>
 
 #include "test_util.hpp"
 

@@ -8,17 +8,20 @@
 #include <string_view>
 
 #include <tpuprof/chip_traits.hpp>
-#include <tpuprof/decode/bmprofile/chip.hpp>
-#include <tpuprof/decode/regs/bm1684x_isa.hpp>
+#include <tpuprof/chips/bm1684x/isa.hpp>
+#include <tpuprof/command_frame.hpp>
 #include <tpuprof/io/byte_reader.hpp>
+#include <tpuprof/node_set_layout.hpp>
 
 namespace tpuprof::chips {
 
-/// Facts about the BM1684X used by bmprofile_decoder. Values and tables from
+/// Facts about the BM1684X used by bmprofile_decoder (which checks them against its
+/// bmprofile_chip concept). Values and tables from
 /// tpu-mlir bm1684x_defs.py / opdef_1684x.py as restated in format-bm1684x.md.
 struct bm1684x {
   static constexpr std::string_view name = "BM1684X";
   static constexpr std::string_view cli_name = "bm1684x";
+  static constexpr dump_family family = dump_family::bmprofile;
   static constexpr unsigned core_count = 1;
   /// Clocks follow tpu_freq from global.profile; 1000 MHz when absent or 0.
   static constexpr double tiu_freq_mhz = 1000;
@@ -140,8 +143,8 @@ struct bm1684x {
   static constexpr std::uint64_t local_bank_size = regs::bm1684x_isa::bank_size;
   static constexpr unsigned local_banks = 16;
 
-  /// Full descriptor decoding (register tables in chips/bm1684x_regs.hpp):
-  /// operands, memory ranges, alg/arch ops, DMA direction. See decode/regs/bm1684x_isa.hpp.
+  /// Full descriptor decoding (register tables in chips/bm1684x/regs.hpp):
+  /// operands, memory ranges, alg/arch ops, DMA direction. See chips/bm1684x/isa.hpp.
   static regs::bm1684x_isa::decode_status decode_command(engine e, std::span<const std::byte> data,
                                                          regs::instruction& out) {
     const auto st = regs::bm1684x_isa::decode(e, data, out);
@@ -339,6 +342,5 @@ struct bm1684x {
 };
 
 static_assert(chip_traits<bm1684x>);
-static_assert(bmprofile::bmprofile_chip<bm1684x>);
 
 }  // namespace tpuprof::chips

@@ -1,0 +1,121 @@
+// What the tpuprof subcommands share: loading through tpuprof::open, the
+// --strict exit code, and small formatting helpers.
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <tpuprof/open.hpp>
+
+#include "cli.hpp"
+
+using namespace tpuprof;
+
+namespace cli {
+
+trace load(const common_options& o, progress& p, bool operands) {
+  open_options opt;
+  opt.chip = o.chip;
+  if (o.tiu_freq_mhz > 0) opt.tiu_freq_mhz = o.tiu_freq_mhz;
+  if (o.dma_freq_mhz > 0) opt.dma_freq_mhz = o.dma_freq_mhz;
+  opt.num_core = o.num_core > 0 ? static_cast<unsigned>(o.num_core) : 0;
+  opt.keep_operands = operands;
+  opt.on_dump = [&](const std::filesystem::path& dir, std::size_t i, std::size_t n) {
+    p.step(fmt::format("decoding {} ({}/{})", dir.string(), i + 1, n));
+  };
+  try {
+    auto t = open(o.input, opt);
+    p.done();
+    return t;
+  } catch (const detect_error& e) {  // the CLI way to give the chip explicitly
+    throw decode_error(e.file(), e.offset(), e.reason() + "; use --chip bm1684x|aks|aksv");
+  }
+}
+
+int finish(const common_options& o, const trace& t) {
+  const auto& d = t.diagnostics();
+  if (o.strict && d.data_loss()) {
+    fmt::print(stderr, "tpuprof: decoded with data loss (--strict):");
+    for (std::size_t i = 0; i < diag_count; ++i) {
+      auto k = static_cast<diag>(i);
+      if (is_data_loss(k) && d[k]) fmt::print(stderr, " {}={}", name(k), d[k]);
+    }
+    fmt::print(stderr, "\n");
+    return data_loss;
+  }
+  return ok;
+}
+
+std::string json_str(std::string_view s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        o += "\\\"";
+        break;
+      case '\\':
+        o += "\\\\";
+        break;
+      case '\n':
+        o += "\\n";
+        break;
+      case '\r':
+        o += "\\r";
+        break;
+      case '\t':
+        o += "\\t";
+        break;
+      default:
+        if (c < 0x20)
+          o += fmt::format("\\u{:04x}", c);
+        else
+          o += static_cast<char>(c);
+    }
+  }
+  return o + "\"";
+}
+
+std::string num(double v, int prec) {
+  if (!std::isfinite(v)) return "";
+  return fmt::format("{:.{}f}", v, prec);
+}
+
+std::string op_text(const trace_info& i, const engine_event& e) {
+  auto s = i.names[e.op];
+  return s.empty() ? std::string("unknown") : std::string(s);
+}
+
+group_key parse_group_key(const std::string& by) {
+  static const std::map<std::string, group_key> keys = {{"op", group_key::op},
+                                                        {"op_type", group_key::op_type},
+                                                        {"function", group_key::function},
+                                                        {"layer", group_key::layer},
+                                                        {"engine", group_key::engine},
+                                                        {"core", group_key::core}};
+  auto k = keys.find(by);
+  if (k == keys.end())
+    throw std::invalid_argument("unknown --by '" + by +
+                                "' (op, op_type, function, layer, engine, core)");
+  return k->second;
+}
+
+std::optional<double> parse_duration_ns(const std::string& s) {
+  double v = 0;
+  std::size_t used = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  const std::string unit = s.substr(used);
+  if (unit.empty() || unit == "ns") return v;
+  if (unit == "us") return v * 1e3;
+  if (unit == "ms") return v * 1e6;
+  if (unit == "s") return v * 1e9;
+  return std::nullopt;
+}
+
+}  // namespace cli

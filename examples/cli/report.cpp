@@ -1,0 +1,41 @@
+// tpuprof report: one self-contained HTML report (timeline, tables, overview).
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <tpuprof/sinks/html.hpp>
+#include <tpuprof/trace.hpp>
+
+#include "cli.hpp"
+
+using namespace tpuprof;
+
+namespace cli {
+
+void write_report(const std::string& file, const trace& t) {
+  if (t.has_operands())
+    sinks::write_html_file(file, t, t);
+  else
+    sinks::write_html_file(file, t);
+}
+
+subcommand register_report(CLI::App& app, common_options& o) {
+  auto out = std::make_shared<std::string>("report.html");
+  auto* sc =
+      app.add_subcommand("report", "one self-contained HTML report (timeline, tables, overview)");
+  add_common(sc, o);
+  sc->add_option("-o,--output", *out, "file to write (default report.html)");
+  return {sc, [&o, out] {
+            progress p(!o.quiet && o.color);
+            auto t = load(o, p, true);
+            p.step("writing " + *out);
+            write_report(*out, t);
+            p.done();
+            if (!o.quiet) fmt::print("wrote {}\n", *out);
+            return finish(o, t);
+          }};
+}
+
+}  // namespace cli

@@ -1,0 +1,91 @@
+// tpuprof synth: write a synthetic dump (for tests, benchmarks, demos).
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <tpuprof/chip_traits.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
+#include <tpuprof/synth/bm1684x_synth.hpp>
+#include <tpuprof/synth/cdm_synth.hpp>
+#include <tpuprof/synth/dump_writer.hpp>
+
+#include "cli.hpp"
+
+using namespace tpuprof;
+
+namespace cli {
+namespace {
+
+struct synth_options {
+  std::string chip = "aks";
+  std::string out_dir;
+  unsigned records = 131072;
+  unsigned cores = 0;
+  unsigned mode = 1;
+  unsigned cdma_ports = 0;
+  std::uint64_t seed = 1;
+  bool cycle_wrap = false;
+};
+
+/// Writes the dump; returns how many hardware events it holds.
+std::size_t write_dump(const synth_options& s) {
+  if (s.chip == "bm1684x") {
+    synth::bm1684x_options bo;
+    bo.seed = s.seed;
+    bo.layers = std::max<std::size_t>(1, s.records / 2);
+    if (s.cycle_wrap) bo.cycles_before_wrap = 5000;
+    auto g = synth::bm1684x_dump(bo);
+    g.write_directory(s.out_dir);
+    return g.expected.size();
+  }
+  synth::cdm_synth_options co;
+  co.records = s.records;
+  co.cores = s.cores;
+  co.mode = s.mode;
+  co.cdma_ports = s.cdma_ports;
+  co.seed = s.seed;
+  co.cycle_wrap = s.cycle_wrap;
+  using cdm_chips = chip_list<chips::aks, chips::aksv>;
+  return with_chip(cdm_chips{}, s.chip, [&]<class C>() {
+    auto r = synth::synthesize_cdm<C>(co);
+    synth::write_dump_directory(r.files, s.out_dir);
+    return r.expected.hw.size();
+  });
+}
+
+int run_synth(const common_options& o, const synth_options& s) {
+  if (s.out_dir.empty()) throw std::invalid_argument("synth needs -o DIR");
+  progress p(!o.quiet && o.color);
+  p.step("generating " + s.chip + " dump");
+  const std::size_t events = write_dump(s);
+  p.done();
+  if (!o.quiet) fmt::print("wrote {} ({} chip, {} hardware events)\n", s.out_dir, s.chip, events);
+  return ok;
+}
+
+}  // namespace
+
+subcommand register_synth(CLI::App& app, common_options& o) {
+  auto s = std::make_shared<synth_options>();
+  auto* sc = app.add_subcommand("synth", "write a synthetic dump (for tests, benchmarks, demos)");
+  sc->add_option("--chip", s->chip, "aks, aksv or bm1684x")
+      ->check(CLI::IsMember({"aks", "aksv", "bm1684x"}));
+  sc->add_option("-o,--output", s->out_dir, "directory to write")->required();
+  sc->add_option("--records", s->records, "PMU records per core and engine (default 131072)")
+      ->check(CLI::Range(8u, 1u << 24));
+  sc->add_option("--cores", s->cores, "cores (0 = all of the chip)");
+  sc->add_option("--mode", s->mode, "0 PMU only, 1 condensed commands, 2 detailed")
+      ->check(CLI::Range(0u, 2u));
+  sc->add_option("--cdma-ports", s->cdma_ports, "CDMA ports with records");
+  sc->add_option("--seed", s->seed, "random seed");
+  sc->add_flag("--cycle-wrap", s->cycle_wrap, "make the 32-bit cycle counter wrap inside the run");
+  return {sc, [&o, s] { return run_synth(o, *s); }};
+}
+
+}  // namespace cli

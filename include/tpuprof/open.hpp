@@ -1,0 +1,195 @@
+/// tpuprof::open: one call that detects and decodes any supported dump (a dump
+/// directory, a parent of several, or caller-owned buffers) into a `trace` with
+/// the same API for every chip. Entry header: the dispatch over chips is here,
+/// so decode/ and views/ stay chip-free. Users who know their chip can keep
+/// using the typed decoders (bmprofile_decoder<C>, cdm::cdm_decoder<C>).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <tpuprof/chip_traits.hpp>
+#include <tpuprof/chips/all.hpp>
+#include <tpuprof/decode/bmprofile_decoder.hpp>
+#include <tpuprof/decode/cdm_decoder.hpp>
+#include <tpuprof/decode/detect.hpp>
+#include <tpuprof/decode/merge.hpp>
+#include <tpuprof/decoded_trace.hpp>
+#include <tpuprof/error.hpp>
+#include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/trace.hpp>
+#include <tpuprof/views/operand_table.hpp>
+
+namespace tpuprof {
+
+/// Everything open() can be told; the defaults decode a dump as its files say.
+struct open_options {
+  /// Chip to decode as: a chip's cli_name or name, case-insensitive ("bm1684x",
+  /// "aks", "aksv", "BM1684X", "SG2260", "SG2260E"). Empty: detected from
+  /// global.profile. An unknown name throws std::invalid_argument.
+  std::string chip;
+  /// TIU clock in MHz for cycle -> ns; unset: the dump's tpu_freq, else the chip default.
+  std::optional<double> tiu_freq_mhz;
+  /// Likewise for the DMA engines (GDMA, SDMA, CDMA).
+  std::optional<double> dma_freq_mhz;
+  /// Keep only cores 0..num_core-1 (CDMA ports are kept); 0 keeps every core.
+  unsigned num_core = 0;
+  /// Keep the memory operands of every event that has them, for
+  /// trace::operands() and the HTML report's memory charts (SG2260 family:
+  /// about 0.5-1 KiB per command; off by default).
+  bool keep_operands = false;
+  /// SG2260 family: compute the uArch rate of TIU commands (a quarter of a
+  /// mode-2 decode); off leaves engine_event::uarch_rate NaN. BM1684X rates
+  /// come with the command tables and are always set.
+  bool uarch = true;
+  /// Called before each dump of a parent directory is decoded (progress).
+  std::function<void(const std::filesystem::path& dir, std::size_t index, std::size_t count)>
+      on_dump;
+};
+
+/// The chip of a dump could not be told from its files (no or unknown arch=,
+/// no global.profile): give open_options::chip. A decode_error, so callers that
+/// only catch decode_error see it too; what() is detect_dump's message.
+class detect_error : public decode_error {
+ public:
+  using decode_error::decode_error;
+};
+
+namespace detail {
+
+/// The chips open() knows (chips::all, chips/all.hpp); decode_as says how each
+/// family is decoded. A chip added to chips::all needs nothing in this file.
+using open_chips = chips::all;
+
+/// Decodes `files` as chip C; keeps its operands in `ops` (as device `device`).
+template <chip_traits C>
+materialized_trace decode_as(io::dump_files files, const open_options& o, operand_table* ops,
+                             std::uint8_t device) {
+  auto keep = [&](const auto& d) {
+    if (ops) ops->append(d.events(), d, device);
+    return materialize(d);
+  };
+  if constexpr (bmprofile::bmprofile_chip<C>) {
+    decode_options opt;
+    opt.tiu_freq_mhz = o.tiu_freq_mhz;
+    opt.dma_freq_mhz = o.dma_freq_mhz;
+    const bmprofile_decoder<C> d(std::move(files), opt);
+    return keep(d);
+  } else {
+    cdm::cdm_options opt;
+    opt.tiu_freq_mhz = o.tiu_freq_mhz;
+    opt.dma_freq_mhz = o.dma_freq_mhz;
+    opt.keep_instructions = ops != nullptr;  // operands only when asked for
+    opt.uarch = o.uarch;
+    const cdm::cdm_decoder<C> d(files, opt);
+    return keep(d);
+  }
+}
+
+/// The chip to decode `files` as: the option, else what detect_dump finds.
+inline std::string chip_of(const io::dump_files& files, const open_options& o) {
+  if (!o.chip.empty()) return o.chip;
+  try {
+    return std::string(detect_dump(files, open_chips{}).chip);
+  } catch (const decode_error& e) {
+    throw detect_error(e.file(), e.offset(), e.reason());
+  }
+}
+
+/// One dump, detected and decoded, as device `device` of the result.
+inline materialized_trace decode_one(io::dump_files files, const open_options& o,
+                                     operand_table* ops, std::uint8_t device) {
+  const std::string chip = chip_of(files, o);
+  return with_chip(open_chips{}, chip, [&]<class C>() -> materialized_trace {
+    return decode_as<C>(std::move(files), o, ops, device);
+  });
+}
+
+/// Keeps cores < n (and every CDMA port) in events, tracks and the core count.
+inline void keep_cores(materialized_trace& t, unsigned n) {
+  if (n == 0) return;
+  std::erase_if(t.hw,
+                [&](const engine_event& e) { return e.engine != engine::cdma && e.unit >= n; });
+  std::erase_if(t.meta.tracks,
+                [&](const track& tr) { return tr.eng != engine::cdma && tr.unit >= n; });
+  t.meta.cores = std::min(t.meta.cores, n);
+}
+
+/// Decodes `n` dumps into one trace; dump d (device d) is `files_of(d)`,
+/// opened only when its turn comes so errors come in device order.
+template <class F>
+trace decode_devices(std::size_t n, F&& files_of, const std::vector<std::filesystem::path>& dirs,
+                     const open_options& o) {
+  if (n > 256) throw std::invalid_argument("more than 256 devices");
+  operand_table ops;
+  std::vector<materialized_trace> parts;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (o.on_dump && i < dirs.size()) o.on_dump(dirs[i], i, n);
+    parts.push_back(
+        decode_one(files_of(i), o, o.keep_operands ? &ops : nullptr, static_cast<std::uint8_t>(i)));
+  }
+  auto t = merge_devices(std::move(parts));
+  keep_cores(t, o.num_core);
+  return trace(std::move(t), std::move(ops));
+}
+
+inline bool is_dump_dir(const std::filesystem::path& d) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(d / "global.profile", ec);
+}
+
+}  // namespace detail
+
+/// Decodes caller-owned buffers (io::dump_files::from_memory) or an opened
+/// directory: one dump, one device. Throws decode_error (detect_error when the
+/// chip cannot be told), std::invalid_argument for an unknown open_options::chip.
+inline trace open(io::dump_files files, const open_options& o = {}) {
+  return detail::decode_devices(
+      1, [&](std::size_t) { return std::move(files); }, {}, o);
+}
+
+/// Decodes several dumps as one trace, one device each (device d = devices[d]).
+inline trace open(std::vector<io::dump_files> devices, const open_options& o = {}) {
+  if (devices.empty())
+    throw std::invalid_argument("tpuprof::open: no dump given (empty list of devices)");
+  return detail::decode_devices(
+      devices.size(), [&](std::size_t i) { return std::move(devices[i]); }, {}, o);
+}
+
+/// Decodes a dump directory (global.profile inside), or a parent directory
+/// whose subdirectories each hold one (cdm_profile_data_devD-N,
+/// bmprofile_data-N; device d = the d-th in name order). Throws decode_error
+/// naming the file, byte offset and reason (detect_error when the chip cannot
+/// be told), std::invalid_argument for an unknown open_options::chip.
+inline trace open(const std::filesystem::path& input, const open_options& o = {}) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(input, ec))
+    throw decode_error(input.string(), decode_error::no_offset, "no such file or directory");
+  std::vector<fs::path> dirs;
+  if (detail::is_dump_dir(input)) {
+    dirs.push_back(input);
+  } else if (fs::is_directory(input, ec)) {
+    for (const auto& e : fs::directory_iterator(input, ec))
+      if (e.is_directory() && detail::is_dump_dir(e.path())) dirs.push_back(e.path());
+    std::sort(dirs.begin(), dirs.end());
+  }
+  if (dirs.empty())
+    throw decode_error(
+        input.string(), decode_error::no_offset,
+        "no dump here: expected global.profile, or subdirectories (cdm_profile_data_devD-N, "
+        "bmprofile_data-N) that each hold one");
+  return detail::decode_devices(
+      dirs.size(), [&](std::size_t i) { return io::dump_files::open_directory(dirs[i]); }, dirs, o);
+}
+
+}  // namespace tpuprof
