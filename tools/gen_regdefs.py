@@ -37,14 +37,14 @@ CHIPS = {
     "aks": dict(
         vendor="python/debugger/target_1690/regdef.py",
         namespace="aks",
-        out="include/tpuprof/chips/aks_regs.hpp",
+        out="include/tpuprof/chips/aks/regs.hpp",
         provenance="tpu-mlir (fork jonathansong/tpu-mlir @ 8f9f82e1) "
         "python/debugger/target_1690/regdef.py (BM1690 = SG2260, from BM1690_TPU_TIU_Reg0.12.xlsx "
         "and GDMA_BM1690_DES_REG_12_21.xlsx)"),
     "aksv": dict(
         vendor="python/debugger/target_1690e/regdef.py",
         namespace="aksv",
-        out="include/tpuprof/chips/aksv_regs.hpp",
+        out="include/tpuprof/chips/aksv/regs.hpp",
         provenance="tpu-mlir (fork jonathansong/tpu-mlir @ 8f9f82e1) "
         "python/debugger/target_1690e/regdef.py (SG2260E, from SG2260E "
         "tensor_extension_instruction_code_v2.0.13.xlsx)"),

@@ -9,8 +9,8 @@
 #include <fmt/core.h>
 
 #include <tpuprof/chip_traits.hpp>
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
 #include <tpuprof/synth/bm1684x_synth.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
 #include <tpuprof/synth/dump_writer.hpp>

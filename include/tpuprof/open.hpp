@@ -18,9 +18,7 @@
 #include <vector>
 
 #include <tpuprof/chip_traits.hpp>
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aksv.hpp>
-#include <tpuprof/chips/bm1684x/traits.hpp>
+#include <tpuprof/chips/all.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/decode/detect.hpp>
@@ -68,9 +66,9 @@ class detect_error : public decode_error {
 
 namespace detail {
 
-/// The chips open() knows, and how each is decoded: the only chip-specific
-/// lines of open(). A chip added here needs nothing else in this file.
-using open_chips = chip_list<chips::bm1684x, chips::aks, chips::aksv>;
+/// The chips open() knows (chips::all, chips/all.hpp); decode_as says how each
+/// family is decoded. A chip added to chips::all needs nothing in this file.
+using open_chips = chips::all;
 
 /// Decodes `files` as chip C; keeps its operands in `ops` (as device `device`).
 template <chip_traits C>
@@ -88,8 +86,8 @@ materialized_trace decode_as(io::dump_files files, const open_options& o, operan
     return keep(d);
   } else {
     cdm::cdm_options opt;
-    opt.tiu_freq_mhz = o.tiu_freq_mhz.value_or(0);  // cdm_options: 0 = unset
-    opt.dma_freq_mhz = o.dma_freq_mhz.value_or(0);
+    opt.tiu_freq_mhz = o.tiu_freq_mhz;
+    opt.dma_freq_mhz = o.dma_freq_mhz;
     opt.keep_instructions = ops != nullptr;  // operands only when asked for
     opt.uarch = o.uarch;
     const cdm::cdm_decoder<C> d(files, opt);
@@ -101,7 +99,7 @@ materialized_trace decode_as(io::dump_files files, const open_options& o, operan
 inline std::string chip_of(const io::dump_files& files, const open_options& o) {
   if (!o.chip.empty()) return o.chip;
   try {
-    return std::string(detect_dump(files).chip);
+    return std::string(detect_dump(files, open_chips{}).chip);
   } catch (const decode_error& e) {
     throw detect_error(e.file(), e.offset(), e.reason());
   }

@@ -30,10 +30,9 @@
 #include <tpuprof/open.hpp>
 
 // chips and decoders
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aks_regs.hpp>
-#include <tpuprof/chips/aksv.hpp>
-#include <tpuprof/chips/aksv_regs.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
+#include <tpuprof/chips/all.hpp>
 #include <tpuprof/chips/bm1684x/isa.hpp>
 #include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
@@ -41,7 +40,6 @@
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/decode/detect.hpp>
 #include <tpuprof/decode/merge.hpp>
-#include <tpuprof/decode/regs/aks_isa.hpp>
 
 // synthetic dumps
 #include <tpuprof/synth/bm1684x_synth.hpp>

@@ -2,10 +2,10 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/aks_regs.hpp>
-#include <tpuprof/chips/aksv_regs.hpp>
+#include <tpuprof/chips/aks/regs.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/regs.hpp>
 #include <tpuprof/chips/bm1684x/regs.hpp>
-#include <tpuprof/decode/cdm/commands.hpp>
 
 namespace {
 template <class Tables>
@@ -39,7 +39,7 @@ TEST_CASE("generated register tables tile their commands without gaps") {
 // The CDM decoder frames AKS commands with lengths from bigTpuProfile's
 // tables; the generated AKS tables come from tpu-mlir's BM1690 register file.
 TEST_CASE("AKS register tables agree with the CDM decoder's command lengths") {
-  using tpuprof::cdm::cdm_chip_kind;
+  using tpuprof::chips::aks;
   struct probe {
     unsigned tsk, eu;
   };
@@ -47,7 +47,7 @@ TEST_CASE("AKS register tables agree with the CDM decoder's command lengths") {
                        {5, 0}, {6, 0}, {6, 17}, {9, 12}, {13, 22}, {14, 0}};
   for (const auto& p : tiu)
     for (bool s : {false, true}) {
-      auto cls = tpuprof::cdm::find_tiu_class(p.tsk, p.eu, s, cdm_chip_kind::aks);
+      auto cls = aks::tiu_class_of(p.tsk, p.eu, s);
       REQUIRE(cls);
       CAPTURE(cls->name);
       const auto* t = by_sheet(cls->name);
@@ -57,11 +57,10 @@ TEST_CASE("AKS register tables agree with the CDM decoder's command lengths") {
   // sLIN: tpu-mlir's BM1690 sheet (Reg0.12) has 288 bits, the CDM framing 384
   // (bigTpuProfile, SG2260 Reg1.0): a known difference between the two sources.
   CHECK(by_sheet("sLIN")->bits == 288);
-  CHECK(tpuprof::cdm::find_tiu_class(10, 1, true, cdm_chip_kind::aks)->bits == 384);
-  CHECK(by_sheet("DMA_tensor（0x000）")->bits ==
-        tpuprof::cdm::dma_command_bits(0, cdm_chip_kind::aks));
-  CHECK(by_sheet("sDMA_sys")->bits == tpuprof::cdm::dma_command_bits(6, cdm_chip_kind::aks));
-  CHECK(by_sheet("CDMA_send")->bits == tpuprof::cdm::cdma_command_bits(0, cdm_chip_kind::aks));
-  CHECK(by_sheet("CDMA_read")->bits == tpuprof::cdm::cdma_command_bits(1, cdm_chip_kind::aks));
-  CHECK(by_sheet("sCDMA_sys")->bits == tpuprof::cdm::cdma_command_bits(7, cdm_chip_kind::aks));
+  CHECK(aks::tiu_class_of(10, 1, true)->bits == 384);
+  CHECK(by_sheet("DMA_tensor（0x000）")->bits == aks::dma_bits(0));
+  CHECK(by_sheet("sDMA_sys")->bits == aks::dma_bits(6));
+  CHECK(by_sheet("CDMA_send")->bits == aks::cdma_bits(0));
+  CHECK(by_sheet("CDMA_read")->bits == aks::cdma_bits(1));
+  CHECK(by_sheet("sCDMA_sys")->bits == aks::cdma_bits(7));
 }

@@ -6,10 +6,13 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/io/dump_files.hpp>
+
+static_assert(tpuprof::decoded_trace<tpuprof::cdm::cdm_decoder<tpuprof::chips::aks>>);
+static_assert(tpuprof::decoded_trace<tpuprof::cdm::cdm_decoder<tpuprof::chips::aksv>>);
 
 namespace {
 
@@ -170,6 +173,7 @@ TEST_CASE("data problems are diagnostics, not errors") {
 }
 
 TEST_CASE("detect_cdm recognises SG2260-family dumps only") {
+  using sg2260_chips = tpuprof::chip_list<tpuprof::chips::aks, tpuprof::chips::aksv>;
   fixture f;
   // The buffers must outlive the dump_files: keep them here.
   bytes g1 = text("arch=8800\n"), g2 = text("arch=6\nbmodel\n"), g3 = text("arch=3\n");
@@ -180,13 +184,13 @@ TEST_CASE("detect_cdm recognises SG2260-family dumps only") {
   auto d3 = tpuprof::io::dump_files::from_memory(
       {{"global.profile", g3}, {"cdmlib0_0.profile", f.core0}});
   auto d4 = tpuprof::io::dump_files::from_memory({{"global.profile", g1}});
-  auto r1 = tpuprof::cdm::detect_cdm(d1);
+  auto r1 = tpuprof::cdm::detect_cdm(d1, sg2260_chips{});
   REQUIRE(r1);
-  CHECK(r1->chip == tpuprof::cdm::cdm_chip_kind::aks);
-  auto r2 = tpuprof::cdm::detect_cdm(d2);
+  CHECK(r1->chip == "aks");
+  auto r2 = tpuprof::cdm::detect_cdm(d2, sg2260_chips{});
   REQUIRE(r2);
-  CHECK(r2->chip == tpuprof::cdm::cdm_chip_kind::aksv);
+  CHECK(r2->chip == "aksv");
   CHECK(r2->bmodel);
-  CHECK_FALSE(tpuprof::cdm::detect_cdm(d3));
-  CHECK_FALSE(tpuprof::cdm::detect_cdm(d4));
+  CHECK_FALSE(tpuprof::cdm::detect_cdm(d3, sg2260_chips{}));
+  CHECK_FALSE(tpuprof::cdm::detect_cdm(d4, sg2260_chips{}));
 }

@@ -8,7 +8,7 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/aks.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/decode/cdm/dyn.hpp>
 
 namespace {
@@ -44,15 +44,10 @@ struct walked {
   cdm::dyn_lists lists;
   tpuprof::decode_diagnostics dg;
   cdm::dyn_extra_items extra;
-  cdm::dyn_context ctx{&names,
-                       &tags,
-                       0,
-                       tpuprof::chips::aks::cdma_port_count,
-                       tpuprof::chips::aks::dyn_engines,
-                       tpuprof::chips::aks::rvt_wrap_limit,
-                       tpuprof::chips::aks::kind};
+  cdm::dyn_context ctx{&names, &tags, 0};
   void walk(const words& w, std::uint64_t base = 0) {
-    cdm::walk_dyn_data(tpuprof::io::byte_reader(w.b, "core.profile", base), ctx, extra, lists, dg);
+    cdm::walk_dyn_data<tpuprof::chips::aks>(tpuprof::io::byte_reader(w.b, "core.profile", base),
+                                            ctx, extra, lists, dg);
   }
   const cdm::dyn_tag& tag(const cdm::command& c) const { return tags.at(c.tag); }
 };

@@ -14,8 +14,9 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
+#include <tpuprof/chips/all.hpp>
 #include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/io/dump_files.hpp>
@@ -131,9 +132,9 @@ void check_synthetic(const std::string& name, std::string_view mode_prefix) {
   const std::string base = std::string(TPUPROF_SAMPLES_DIR) + "/synthetic/" + name;
   auto exp = load_expected(base + "/expected.json");
   auto files = tpuprof::io::dump_files::open_directory(base + "/cdm_profile_data_dev0-0");
-  auto det = tpuprof::cdm::detect_cdm(files);
+  auto det = tpuprof::cdm::detect_cdm(files, tpuprof::chips::all{});
   REQUIRE(det);
-  CHECK(det->chip == Chip::kind);
+  CHECK(det->chip == Chip::cli_name);
   CHECK(exp.arch == Chip::vendor_name);
   tpuprof::cdm::cdm_decoder<Chip> d(files);
   CHECK(d.info().mode.starts_with(mode_prefix));
@@ -215,9 +216,9 @@ TEST_CASE("BM1690 bmodel capture equals tpu-mlir PerfAI: 85 TIU, 168 GDMA, 5 SDM
 
   auto files = tpuprof::io::dump_files::open_directory(std::string(TPUPROF_SAMPLES_DIR) +
                                                        "/bm1690/cdm_profile_data_dev0");
-  auto det = tpuprof::cdm::detect_cdm(files);
+  auto det = tpuprof::cdm::detect_cdm(files, tpuprof::chips::all{});
   REQUIRE(det);
-  CHECK(det->chip == tpuprof::cdm::cdm_chip_kind::aks);
+  CHECK(det->chip == "aks");
   CHECK(det->bmodel);
   tpuprof::cdm::cdm_decoder<tpuprof::chips::aks> d(files);
   CHECK(d.bmodel_path());

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <tpuprof/chips/all.hpp>
 #include <tpuprof/decode/detect.hpp>
 #include <tpuprof/io/dump_files.hpp>
 
@@ -24,7 +25,8 @@ TEST_CASE("detect_dump: arch lines in memory") {
     const auto g = text(global);
     std::vector<tpuprof::io::dump_files::memory_file> files{{"global.profile", g}};
     if (core_file) files.push_back({"cdmlib0_0.profile", empty});
-    return tpuprof::detect_dump(tpuprof::io::dump_files::from_memory(std::move(files), "m"));
+    return tpuprof::detect_dump(tpuprof::io::dump_files::from_memory(std::move(files), "m"),
+                                tpuprof::chips::all{});
   };
   SUBCASE("SG2260 family needs a core file") {
     auto d = detect("arch=5\nmax_record_num=10\n", true);
@@ -49,10 +51,21 @@ TEST_CASE("detect_dump: arch lines in memory") {
         "m/global.profile: no arch= line: cannot tell the chip (give it explicitly)",
         tpuprof::decode_error);
   }
+  SUBCASE("only the chips of the list, named in the message") {
+    const auto g = text("arch=3\n");
+    const auto files = tpuprof::io::dump_files::from_memory({{"global.profile", g}}, "m");
+    using sg2260 = tpuprof::chip_list<tpuprof::chips::aks, tpuprof::chips::aksv>;
+    CHECK_THROWS_WITH_AS(tpuprof::detect_dump(files, sg2260{}),
+                         "m/global.profile: arch=3 is not a supported chip (aks, aksv)",
+                         tpuprof::decode_error);
+    CHECK(tpuprof::detect_dump(files, tpuprof::chip_list<tpuprof::chips::bm1684x>{}).chip ==
+          "bm1684x");
+  }
   SUBCASE("no global.profile") {
     const auto c = text("x");
     CHECK_THROWS_WITH_AS(
-        tpuprof::detect_dump(tpuprof::io::dump_files::from_memory({{"cmd_0.dat", c}}, "m")),
+        tpuprof::detect_dump(tpuprof::io::dump_files::from_memory({{"cmd_0.dat", c}}, "m"),
+                             tpuprof::chips::all{}),
         "m: not a profile dump: no global.profile", tpuprof::decode_error);
   }
 }
@@ -61,7 +74,8 @@ TEST_CASE("detect_dump: arch lines in memory") {
 TEST_CASE("detect_dump: the real captures and the vendor samples") {
   auto at = [](const std::string& rel) {
     return tpuprof::detect_dump(
-        tpuprof::io::dump_files::open_directory(std::string(TPUPROF_SAMPLES_DIR) + "/" + rel));
+        tpuprof::io::dump_files::open_directory(std::string(TPUPROF_SAMPLES_DIR) + "/" + rel),
+        tpuprof::chips::all{});
   };
   CHECK(at("bm1684x/bmprofile_data-1").chip == "bm1684x");
   const auto bm1690 = at("bm1690/cdm_profile_data_dev0");

@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include <tpuprof/chips/aks.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/io/dump_files.hpp>
 

@@ -1,16 +1,15 @@
 // libFuzzer target: raw command descriptors. First byte picks the engine
 // (even: TIU, odd: GDMA); the rest is decoded as a command buffer, command by
 // command, with the BM1684X tables, and read field by field with the AKS and
-// AKSV tables, and converted (operands, memory ranges, ops) by regs/aks_isa.hpp
-// for both families. Decoding must never crash, whatever the bytes.
+// AKSV tables, and converted (operands, memory ranges, ops) by the SG2260-family ISA
+// (chips/sg2260/isa.hpp) for both chips. Decoding must never crash, whatever the bytes.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
-#include <tpuprof/chips/aks_regs.hpp>
-#include <tpuprof/chips/aksv_regs.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
 #include <tpuprof/chips/bm1684x/traits.hpp>
-#include <tpuprof/decode/regs/aks_isa.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
@@ -36,14 +35,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     tpuprof::regs::reg_view v(t, buf);
     for (const auto& f : t->fields) sum += v.get(f.name);
   }
-  namespace isa = tpuprof::regs::aks_isa;
-  for (auto fam : {isa::family::aks, isa::family::aksv}) {
+  auto convert = [&]<class Chip>() {
     tpuprof::regs::instruction ins;
-    (void)isa::decode(fam, eng, buf, ins);
+    (void)Chip::decode_descriptor(eng, buf, ins);
     for (const auto& m : ins.memory) sum += m.address ^ m.size ^ m.data_size;
     if (ins.arch_ops) sum += static_cast<std::uint64_t>(*ins.arch_ops);
-    sum += static_cast<std::uint64_t>(isa::tiu_ops(fam, buf).uarch_rate() > 0.5f);
-  }
+    sum += static_cast<std::uint64_t>(Chip::descriptor_ops(buf).uarch_rate() > 0.5f);
+  };
+  convert.template operator()<tpuprof::chips::aks>();
+  convert.template operator()<tpuprof::chips::aksv>();
   volatile std::uint64_t sink = sum;
   (void)sink;
   return 0;

@@ -5,8 +5,9 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
+#include <tpuprof/chips/all.hpp>
 #include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
@@ -25,9 +26,9 @@ template <class Chip>
 tpuprof::cdm::cdm_decoder<Chip> round_trip(const tpuprof::synth::cdm_synth_options& o) {
   auto gen = tpuprof::synth::synthesize_cdm<Chip>(o);
   auto files = tpuprof::synth::as_dump_files(gen);
-  auto det = tpuprof::cdm::detect_cdm(files);
+  auto det = tpuprof::cdm::detect_cdm(files, tpuprof::chips::all{});
   REQUIRE(det);
-  CHECK(det->chip == Chip::kind);
+  CHECK(det->chip == Chip::cli_name);
   tpuprof::cdm::cdm_decoder<Chip> d(files);
   const auto& want = gen.expected.hw;
   const auto& got = d.events();

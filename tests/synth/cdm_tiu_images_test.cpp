@@ -7,10 +7,9 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
-#include <tpuprof/decode/regs/aks_isa.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
 #include <tpuprof/synth/cdm_tiu_images.hpp>
 
@@ -74,12 +73,6 @@ ops by_hand(unsigned tsk, const ci::tiu_shape& s) {
   }
 }
 
-template <class Chip>
-constexpr auto family_of() {
-  return Chip::kind == tpuprof::cdm::cdm_chip_kind::aksv ? tpuprof::regs::aks_isa::family::aksv
-                                                         : tpuprof::regs::aks_isa::family::aks;
-}
-
 }  // namespace
 
 TEST_CASE_TEMPLATE("generated TIU images: alg and arch ops equal the hand-computed values", Chip,
@@ -97,8 +90,8 @@ TEST_CASE_TEMPLATE("generated TIU images: alg and arch ops equal the hand-comput
         const auto img = ci::write_tiu<Chip>(cl[0], cl[1], dt, rnd);
         CHECK(img.shape.res_prec == dt);
         const auto want = by_hand(cl[0], img.shape);
-        const auto got = tpuprof::regs::aks_isa::tiu_ops(family_of<Chip>(), img.bytes);
-        CHECK(got.status == tpuprof::regs::aks_isa::decode_status::ok);
+        const auto got = Chip::descriptor_ops(img.bytes);
+        CHECK(got.status == Chip::decode_status::ok);
         REQUIRE(got.alg);
         REQUIRE(got.arch);
         CHECK(*got.alg == want.alg);
@@ -126,7 +119,7 @@ TEST_CASE("a generated AKS conv image, worked through") {
   // The input spans the output under the stride, less the padding.
   const auto st = v["res_op_y_str"], pad = v["opd0_up_pad"];
   CHECK(v["opd0_h"] == (s.h - 1) * st + s.kh - 2 * pad);
-  const auto r = tpuprof::regs::aks_isa::tiu_ops(tpuprof::regs::aks_isa::family::aks, img.bytes);
+  const auto r = tpuprof::chips::aks::descriptor_ops(img.bytes);
   const double rate = static_cast<double>(s.c * s.h * s.w * s.ic) /
                       static_cast<double>(((s.c + 63) / 64 * 64) * ((s.h * s.w + 3) / 4 * 4) *
                                           ((s.ic + 63) / 64 * 64));

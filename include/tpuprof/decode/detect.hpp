@@ -1,12 +1,14 @@
 /// detect_dump: which chip (and so which decoder) a dump belongs to, from its
-/// files alone, for tools that take "any dump" (the CLI, harnesses).
+/// files alone, for tools that take "any dump" (the CLI, harnesses). Generic
+/// over a chip_list: each chip's traits say their `arch=` values and family.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include <tpuprof/chips/bm1684x/traits.hpp>
+#include <tpuprof/chip_traits.hpp>
+#include <tpuprof/decode/bmprofile/chip.hpp>
 #include <tpuprof/decode/bmprofile/global_profile.hpp>
 #include <tpuprof/decode/cdm/global.hpp>
 #include <tpuprof/error.hpp>
@@ -23,7 +25,7 @@ struct dump_detection {
 };
 
 namespace detail {
-/// First `arch=` value of a BM1684X global.profile ("3" or "BM1684X"), nullopt
+/// First `arch=` value of a bmprofile global.profile ("3" or "BM1684X"), nullopt
 /// if none: lines and keys as the decoder's own parser reads them.
 inline std::optional<std::string_view> bmprofile_arch(const io::byte_reader& r) {
   std::string_view t(reinterpret_cast<const char*>(r.bytes().data()), r.size());
@@ -36,26 +38,58 @@ inline std::optional<std::string_view> bmprofile_arch(const io::byte_reader& r) 
   }
   return std::nullopt;
 }
+
+/// Traits accessor: true when a bmprofile `arch=` value (a number or a name)
+/// names chip C, by its `arch_id` and `arch_name` or any of its `arch_ids`.
+template <class C>
+bool arch_text_names(std::string_view a) {
+  if constexpr (requires { C::arch_id; })
+    if (a == std::to_string(C::arch_id)) return true;
+  if constexpr (requires { C::arch_name; })
+    if (a == C::arch_name) return true;
+  if constexpr (requires { C::arch_ids[0]; })
+    for (auto id : C::arch_ids)
+      if (a == std::to_string(id)) return true;
+  return false;
+}
+
+/// The bmprofile-family chip of `Cs` whose arch the value names, if any.
+template <class... Cs>
+std::optional<std::string_view> bmprofile_chip_of(std::string_view a) {
+  std::optional<std::string_view> r;
+  ((!r && bmprofile::bmprofile_chip<Cs> && arch_text_names<Cs>(a) ? (r = Cs::cli_name, 0) : 0),
+   ...);
+  return r;
+}
+
+/// "bm1684x, aks, aksv": the cli names of a chip list, for messages.
+template <class... Cs>
+std::string cli_names(chip_list<Cs...>) {
+  std::string s;
+  ((s += (s.empty() ? "" : ", ") + std::string(Cs::cli_name)), ...);
+  return s;
+}
 }  // namespace detail
 
-/// Detects the chip of a dump from `global.profile` (SG2260 family: arch 5/8800
-/// = AKS, 6/140814 = AKSV plus a `cdmlib*.profile`; BM1684X: arch=3 or BM1684X).
-/// Throws decode_error naming global.profile and the reason when it cannot tell.
-inline dump_detection detect_dump(const io::dump_files& files) {
-  if (auto d = cdm::detect_cdm(files))
-    return {d->chip == cdm::cdm_chip_kind::aksv ? chips::aksv::cli_name : chips::aks::cli_name,
-            dump_family::cdm, d->bmodel};
+/// Detects which chip of `chips` wrote a dump, from `global.profile`: an
+/// SG2260-family chip (cdm::cdm_chip) when the `arch=` value is one of its
+/// `arch_ids` and a `cdmlib*.profile` is present; a bmprofile chip when the
+/// value is its arch number or name. Throws decode_error naming global.profile
+/// and the reason when it cannot tell.
+template <class... Cs>
+dump_detection detect_dump(const io::dump_files& files, chip_list<Cs...> chips) {
+  if (auto d = cdm::detect_cdm(files, chips)) return {d->chip, dump_family::cdm, d->bmodel};
   auto g = files.find("global.profile");
   if (!g)
     throw decode_error(files.label(), decode_error::no_offset,
                        "not a profile dump: no global.profile");
   const auto a = detail::bmprofile_arch(*g);
-  if (a && (*a == std::to_string(chips::bm1684x::arch_id) || *a == chips::bm1684x::arch_name))
-    return {chips::bm1684x::cli_name, dump_family::bmprofile, false};
-  throw decode_error(
-      files.label() + "/global.profile", decode_error::no_offset,
-      !a ? std::string("no arch= line: cannot tell the chip (give it explicitly)")
-         : "arch=" + std::string(*a) + " is not a supported chip (bm1684x, aks, aksv)");
+  if (a)
+    if (auto c = detail::bmprofile_chip_of<Cs...>(*a)) return {*c, dump_family::bmprofile, false};
+  throw decode_error(files.label() + "/global.profile", decode_error::no_offset,
+                     !a ? std::string("no arch= line: cannot tell the chip (give it explicitly)")
+                        : "arch=" + std::string(*a) + " is not a supported chip (" +
+                              detail::cli_names(chips) + ")");
 }
 
 }  // namespace tpuprof

@@ -7,10 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include <tpuprof/chips/aks_regs.hpp>
-#include <tpuprof/chips/aksv_regs.hpp>
 #include <tpuprof/decode/cdm/chip.hpp>
-#include <tpuprof/decode/cdm/commands.hpp>
+#include <tpuprof/decode/cdm/format.hpp>
 #include <tpuprof/regs/reg_table.hpp>
 
 namespace tpuprof::synth::cdm_images {
@@ -394,34 +392,6 @@ tiu_shape vc(std::vector<std::byte>& d, unsigned res, Rnd& rnd) {
 }
 #undef TPUPROF_SYNTH_STR
 
-/// The short forms of chip kind K the generator writes.
-template <cdm::cdm_chip_kind K>
-struct forms;
-template <>
-struct forms<cdm::cdm_chip_kind::aks> {
-  static constexpr auto& conv = regs::aks::s_conv;
-  static constexpr auto& mm2 = regs::aks::s_mm2;
-  static constexpr auto& ar = regs::aks::s_ar;
-  static constexpr auto& cast = regs::aks::s_ar;
-  static constexpr auto& pord = regs::aks::s_pord;
-  static constexpr auto& sfu = regs::aks::s_sfu;
-  static constexpr auto& rqdq = regs::aks::s_rq_sdq;
-  static constexpr auto& cwbc = regs::aks::s_cw_sbc;
-  static constexpr auto& vc = regs::aks::s_vc;
-};
-template <>
-struct forms<cdm::cdm_chip_kind::aksv> {
-  static constexpr auto& conv = regs::aksv::s_conv;
-  static constexpr auto& mm2 = regs::aksv::s_mm2;
-  static constexpr auto& ar = regs::aksv::s_ar;
-  static constexpr auto& cast = regs::aksv::s_ar_cvt;
-  static constexpr auto& pord = regs::aksv::s_pord;
-  static constexpr auto& sfu = regs::aksv::s_sfu;
-  static constexpr auto& rqdq = regs::aksv::s_rqdq;
-  static constexpr auto& cwbc = regs::aksv::s_bc_cwt;
-  static constexpr auto& vc = regs::aksv::s_vc;
-};
-
 }  // namespace detail
 
 /// True when write_tiu() fills shapes for (tsk, eu); other commands get a
@@ -455,10 +425,10 @@ constexpr bool has_shapes(unsigned tsk, unsigned eu) noexcept {
 /// only their header; unknown classes a 128-bit header.
 template <cdm::cdm_chip Chip, class Rnd>
 tiu_image write_tiu(unsigned tsk, unsigned eu, unsigned res_prec, Rnd&& rnd) {
-  using F = detail::forms<Chip::kind>;
+  using F = typename Chip::short_tiu_forms;  // the chip's form of each class written here
   tiu_image r;
   const bool is_short = tsk != cdm::tiu_sys_code;
-  const auto cls = cdm::find_tiu_class(tsk, eu, is_short, Chip::kind);
+  const auto cls = Chip::tiu_class_of(tsk, eu, is_short);
   r.bytes.assign((cls ? cls->bits : 128) / 8, std::byte{0});
   auto& d = r.bytes;
   if (!has_shapes(tsk, eu)) {  // header only (bit positions common to every TIU form)

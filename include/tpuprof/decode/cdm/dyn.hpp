@@ -141,33 +141,33 @@ struct dyn_context {
   /// command::tag values index this table; it must start with the empty tag.
   std::vector<dyn_tag>* tags = nullptr;
   std::int32_t next_scope = 0;  ///< func_scope_id counter (global across files)
-  unsigned cdma_ports = 0;
-  dyn_engine_ids engines;
-  std::uint32_t rvt_wrap_limit = 0;
-  cdm_chip_kind chip = cdm_chip_kind::aks;
 };
 
 /// Walks one DYN_DATA block, appending commands to `out`. Mode-2 detail comes
 /// from `extra` (all DYN_EXTRA items of the file, in order, whatever the block
 /// order: the vendor only attaches them when DYN_EXTRA precedes DYN_DATA,
 /// defect B.3), one per non-RVT node. Unknown record types and engines are
-/// counted and skipped (the vendor raises).
-inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx, dyn_extra_items& extra,
-                          dyn_lists& out, decode_diagnostics& dg) {
+/// counted and skipped (the vendor raises). `Chip` gives the engine numbering,
+/// CDMA port count, RVT id wrap and command lengths.
+template <class Chip>
+void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx, dyn_extra_items& extra,
+                   dyn_lists& out, decode_diagnostics& dg) {
+  constexpr unsigned cdma_ports = Chip::cdma_port_count;
+  constexpr std::uint32_t rvt_wrap_limit = Chip::rvt_wrap_limit;
   const std::size_t nwords = blk.size() / 4;
   if (blk.size() % 4)
     dg.add(diag::truncated_tail, blk.file(), blk.base() + nwords * 4,
            "DYN_DATA length not a multiple of 4");
-  if (out.cdma.size() < ctx.cdma_ports) out.cdma.resize(ctx.cdma_ports);
+  if (out.cdma.size() < cdma_ports) out.cdma.resize(cdma_ports);
   std::uint32_t tiu = 0, gdma = 0, sdma = 0;
-  std::vector<std::uint32_t> cdma(ctx.cdma_ports, 0);
+  std::vector<std::uint32_t> cdma(cdma_ports, 0);
   // Tags change at FUNC / FUNC_END / BATCH_IDX only: a new table entry is
   // made for the first command after a change.
   dyn_tag cur;
   std::uint32_t cur_tag = 0;
   bool tag_changed = false;
   auto retag = [&] { tag_changed = true; };
-  const auto& E = ctx.engines;
+  constexpr auto E = Chip::dyn_engines;
   auto tag = [&](command& c) {
     if (tag_changed) {
       tag_changed = false;
@@ -213,7 +213,7 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx, dyn_extr
         auto attach_detail = [&](cmd_engine ce) {
           command d = c;
           std::string_view why;
-          if (decode_command(detail->content, 0, ce, ctx.chip, d, why) == 0) {
+          if (decode_command<Chip>(detail->content, 0, ce, d, why) == 0) {
             dg.add(diag::unknown_enum, detail->content.file(), detail->content.base(), why);
             return;
           }
@@ -222,7 +222,7 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx, dyn_extr
           c = d;
         };
         auto rvt_wrap = [&]() {
-          if (ctx.rvt_wrap_limit == 0 || tiu != ctx.rvt_wrap_limit) return;
+          if (rvt_wrap_limit == 0 || tiu != rvt_wrap_limit) return;
           command t;
           t.tsk = tiu_sys_code;
           t.eu = 3;
@@ -251,7 +251,7 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx, dyn_extr
           out.sdma.push_back(c);
         } else if (eng == E.cdma) {
           const unsigned port = c.extra >> 8;
-          if (port >= ctx.cdma_ports) {
+          if (port >= cdma_ports) {
             dg.add(diag::unknown_enum, blk.file(), at, "CDMA node names a port out of range");
             break;
           }
@@ -332,7 +332,7 @@ inline void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx, dyn_extr
         else {
           const unsigned port = c.cmd_num >> 28;
           c.cmd_num &= 0xFFFFFFF;
-          if (port >= ctx.cdma_ports) {
+          if (port >= cdma_ports) {
             dg.add(diag::unknown_enum, blk.file(), at, "DES_CDMA names a port out of range");
             break;
           }

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include <tpuprof/cdm_format.hpp>
+
 namespace tpuprof::cdm {
 
 /// TLV block type of a `*.profile` binary file (u32 type, u32 length, bytes).
@@ -81,45 +83,9 @@ struct dyn_word {
   }
 };
 
-/// Memory kinds in DYN_DATA extra_info (2 bits each) and address tags.
-enum class mem_kind : std::uint8_t { ddr = 0, l2m = 1, lmem = 2, none = 0xFF };
-
-constexpr std::string_view name(mem_kind m) noexcept {
-  switch (m) {
-    case mem_kind::ddr:
-      return "DDR";
-    case mem_kind::l2m:
-      return "L2M";
-    case mem_kind::lmem:
-      return "LMEM";
-    default:
-      return "";
-  }
-}
-
-/// Memory kind of a 45-bit DMA address from its tag (address bits 44..40).
-constexpr mem_kind mem_of_tag(std::uint32_t tag) noexcept {
-  if (tag < 30) return mem_kind::ddr;
-  return tag == 30 ? mem_kind::l2m : mem_kind::lmem;
-}
-
 /// Data-type codes (DATATYPE of the vendor tools); 10..15 are not defined.
 inline constexpr std::array<std::string_view, 10> dtype_names{
     "INT8", "FP16", "FP32", "INT16", "INT32", "BFP16", "INT4", "FP8", "FP20", "TF32"};
-
-/// Engine numbering used inside DYN_DATA words; differs between AKS and AKSV.
-/// -1 = the chip has no such engine.
-struct dyn_engine_ids {
-  int bd = 0;
-  int gdma = 1;
-  int hau = 2;
-  int sdma = 3;
-  int cdma = 4;
-  int vsdma = 5;
-};
-
-/// Which SG2260-family chip (register layouts and command lengths differ).
-enum class cdm_chip_kind : std::uint8_t { aks, aksv };
 
 /// System-command type codes (TIU tsk_typ / DMA cmd_type / CDMA cmd_type).
 inline constexpr std::uint8_t tiu_sys_code = 15;

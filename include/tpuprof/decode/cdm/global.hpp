@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aksv.hpp>
+#include <tpuprof/chip_traits.hpp>
+#include <tpuprof/decode/cdm/chip.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/io/byte_reader.hpp>
 #include <tpuprof/io/dump_files.hpp>
@@ -108,16 +108,30 @@ inline global_profile parse_global_profile(const io::byte_reader& r) {
 
 /// What detect_cdm() found.
 struct cdm_detection {
-  cdm_chip_kind chip;
+  std::string_view chip;  ///< the chip's `cli_name`
   long long arch;
   bool bmodel;
 };
 
-/// Detects an SG2260-family dump: global.profile plus at least one
-/// `cdmlib*.profile`, with an `arch` of AKS (5, 8800) or AKSV (6, 140814).
-/// Returns nullopt when the files do not look like such a dump (any other
-/// arch, no core file, no global.profile, unreadable global.profile).
-inline std::optional<cdm_detection> detect_cdm(const io::dump_files& files) {
+namespace detail {
+template <class C, class... Rest>
+std::optional<std::string_view> cdm_chip_of(long long arch) {
+  if constexpr (cdm_chip<C>)
+    if (matches_arch<C>(arch)) return C::cli_name;
+  if constexpr (sizeof...(Rest) > 0)
+    return cdm_chip_of<Rest...>(arch);
+  else
+    return std::nullopt;
+}
+}  // namespace detail
+
+/// Detects an SG2260-family dump among the cdm-family chips of `chip_list<Cs...>`:
+/// global.profile plus at least one `cdmlib*.profile`, with an `arch` that one
+/// of them lists in its `arch_ids`. Returns nullopt when the files do not look
+/// like such a dump (any other arch, no core file, no global.profile,
+/// unreadable global.profile).
+template <class... Cs>
+std::optional<cdm_detection> detect_cdm(const io::dump_files& files, chip_list<Cs...>) {
   auto g = files.find("global.profile");
   if (!g) return std::nullopt;
   bool has_core = false;
@@ -131,10 +145,9 @@ inline std::optional<cdm_detection> detect_cdm(const io::dump_files& files) {
     return std::nullopt;
   }
   if (!gp.arch) return std::nullopt;
-  if (matches_arch<chips::aks>(*gp.arch))
-    return cdm_detection{cdm_chip_kind::aks, *gp.arch, gp.bmodel};
-  if (matches_arch<chips::aksv>(*gp.arch))
-    return cdm_detection{cdm_chip_kind::aksv, *gp.arch, gp.bmodel};
+  if constexpr (sizeof...(Cs) > 0)
+    if (auto c = detail::cdm_chip_of<Cs...>(*gp.arch))
+      return cdm_detection{*c, *gp.arch, gp.bmodel};
   return std::nullopt;
 }
 

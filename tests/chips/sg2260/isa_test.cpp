@@ -15,14 +15,17 @@
 
 #include <doctest/doctest.h>
 
-#include <tpuprof/chips/aks.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
+#include <tpuprof/chips/aksv/traits.hpp>
+#include <tpuprof/chips/sg2260/isa.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
-#include <tpuprof/decode/regs/aks_isa.hpp>
 
 namespace {
 
 using tpuprof::engine;
-namespace isa = tpuprof::regs::aks_isa;
+namespace isa = tpuprof::regs::sg2260;
+using tpuprof::chips::aks;
+using tpuprof::chips::aksv;
 
 /// Writes `v` into field `name` of form `t` (test-side encoder of descriptors).
 void put(std::vector<std::byte>& b, const tpuprof::regs::reg_table& t, std::string_view name,
@@ -215,12 +218,12 @@ TEST_CASE("AKSV descriptors: hand-computed alg and arch ops") {
     put(b, V::s_ar, "short_opd0_str", 3);
     put(b, V::s_ar, "opd0_n_str_15_0", 5);
     put(b, V::s_ar, "opd0_n_str_17_16", 2);
-    const auto r = isa::tiu_ops(isa::family::aksv, b);
+    const auto r = isa::tiu_ops<aksv>(b);
     CHECK(r.status == isa::decode_status::ok);
     CHECK(r.alg == 3 * 128 * 128);  // n*c*h*w
     CHECK(r.arch == 64 * 16384);    // c -> 64 NPUs; h*w = 16384 already a multiple of 32 EUs
     tpuprof::regs::instruction ins;
-    CHECK(isa::decode(isa::family::aksv, engine::tiu, b, ins) == isa::decode_status::ok);
+    CHECK(isa::decode<aksv>(engine::tiu, b, ins) == isa::decode_status::ok);
     REQUIRE(ins.operands.size() == 2);
     CHECK(ins.operands[0].lay == tpuprof::regs::layout::stride);
     CHECK(ins.operands[0].stride[0] == 0x20005);
@@ -242,7 +245,7 @@ TEST_CASE("AKSV descriptors: hand-computed alg and arch ops") {
     put(b, V::s_conv, "opd0_c", 3);
     put(b, V::s_conv, "opd1_h", 3);
     put(b, V::s_conv, "opd1_w", 3);
-    const auto r = isa::tiu_ops(isa::family::aksv, b);
+    const auto r = isa::tiu_ops<aksv>(b);
     // alg: n*oc*oh*ow*(2*ic*kh*kw - 1 + 1) = 2*64*64*54
     CHECK(r.alg == 2 * 64 * 64 * 54);
     // arch: ic -> 32 (f16 cube), oh*ow -> multiple of 4, oc -> 64: 2*64*64*(2*32*9)
@@ -260,18 +263,18 @@ TEST_CASE("AKSV descriptors: hand-computed alg and arch ops") {
     put(b, V::s_ar, "res0_c", 1);
     put(b, V::s_ar, "res0_h", 1);
     put(b, V::s_ar, "res0_w", 10);
-    const auto r = isa::tiu_ops(isa::family::aksv, b);
+    const auto r = isa::tiu_ops<aksv>(b);
     CHECK(r.alg == 10);
     CHECK_FALSE(r.arch.has_value());
     CHECK(std::isnan(r.uarch_rate()));
     CHECK(r.status == isa::decode_status::unsupported);
-    CHECK(isa::eu_num(tpuprof::regs::dtype::f8e4m3, isa::family::aks) == 64);
+    CHECK(isa::eu_num(tpuprof::regs::dtype::f8e4m3, aks::has_fp8) == 64);
   }
   SUBCASE("SYS is 1 / 1") {
     std::vector<std::byte> b(V::s_sys.bytes());
     put(b, V::s_sys, "tsk_typ", 15);
     put(b, V::s_sys, "tsk_eu_typ", 31);
-    const auto r = isa::tiu_ops(isa::family::aksv, b);
+    const auto r = isa::tiu_ops<aksv>(b);
     CHECK(r.alg == 1);
     CHECK(r.arch == 1);
   }
@@ -289,7 +292,7 @@ TEST_CASE("AKS sMM2.nn: hand-computed ops") {
   put(b, R::s_mm2, "res0_w", 20);
   put(b, R::s_mm2, "opd1_w", 7);   // k
   put(b, R::s_mm2, "opd1_c", 20);  // n
-  const auto r = isa::tiu_ops(isa::family::aks, b);
+  const auto r = isa::tiu_ops<aks>(b);
   CHECK(r.alg == 10 * 20 * 7 * 2);
   CHECK(r.arch == 64 * 32 * 8 * 2);  // m -> 64, n -> 16-multiple 32, k -> 4-multiple 8
 }
@@ -297,10 +300,10 @@ TEST_CASE("AKS sMM2.nn: hand-computed ops") {
 TEST_CASE("AKS/AKSV descriptors: malformed or short input never crashes") {
   tpuprof::regs::instruction ins;
   std::array<std::byte, 8> tiny{};
-  CHECK(isa::decode(isa::family::aks, engine::tiu, tiny, ins) == isa::decode_status::truncated);
-  CHECK(isa::tiu_ops(isa::family::aksv, tiny).status == isa::decode_status::truncated);
+  CHECK(isa::decode<aks>(engine::tiu, tiny, ins) == isa::decode_status::truncated);
+  CHECK(isa::tiu_ops<aksv>(tiny).status == isa::decode_status::truncated);
   unsigned decoded = 0;
-  for (auto f : {isa::family::aks, isa::family::aksv})
+  auto run = [&]<class Chip>() {
     for (auto eng : {engine::tiu, engine::gdma})
       for (unsigned type = 0; type < 32; ++type)
         for (unsigned fill : {0x00u, 0xFFu})
@@ -315,11 +318,14 @@ TEST_CASE("AKS/AKSV descriptors: malformed or short input never crashes") {
                 by = ((type >> k) & 1) ? (by | m) : (by & ~m);
               }
             }
-            const auto st = isa::decode(f, eng, b, ins);
+            const auto st = isa::decode<Chip>(eng, b, ins);
             if (st == isa::decode_status::ok) ++decoded;
             for (const auto& m : ins.memory) CHECK(m.size < (std::uint64_t{1} << 63));
-            if (eng == engine::tiu) (void)isa::tiu_ops(f, b);
+            if (eng == engine::tiu) (void)isa::tiu_ops<Chip>(b);
           }
+  };
+  run.template operator()<aks>();
+  run.template operator()<aksv>();
   CHECK(decoded > 0);
 }
 
@@ -329,7 +335,7 @@ TEST_CASE("tiu_ops (operand summary only) equals the full decode on random image
   // families, short and long forms, truncated framing) must give the same ops.
   std::mt19937_64 rng(20261122);
   unsigned with_ops = 0;
-  for (auto f : {isa::family::aks, isa::family::aksv})
+  auto run = [&]<class Chip>() {
     for (unsigned type = 0; type < 16; ++type)
       for (unsigned eu = 0; eu < 32; ++eu)
         for (unsigned is_short = 0; is_short < 2; ++is_short)
@@ -351,9 +357,9 @@ TEST_CASE("tiu_ops (operand summary only) equals the full decode on random image
             set(41, 4, type);
             set(45, 5, eu);
             tpuprof::regs::instruction ins;
-            const auto st = isa::decode(f, engine::tiu, b, ins);
-            const auto r = isa::tiu_ops(f, b);
-            CAPTURE(static_cast<int>(f));
+            const auto st = isa::decode<Chip>(engine::tiu, b, ins);
+            const auto r = isa::tiu_ops<Chip>(b);
+            CAPTURE(Chip::cli_name);
             CAPTURE(type);
             CAPTURE(eu);
             CAPTURE(is_short);
@@ -365,5 +371,8 @@ TEST_CASE("tiu_ops (operand summary only) equals the full decode on random image
             CHECK((both ? r.arch : std::nullopt) == ins.arch_ops);
             with_ops += both;
           }
+  };
+  run.template operator()<aks>();
+  run.template operator()<aksv>();
   CHECK(with_ops > 1000);
 }

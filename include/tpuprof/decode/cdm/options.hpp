@@ -1,0 +1,40 @@
+/// cdm_options: settings of the cdm decoder (clocks, device, rule set, what to keep).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace tpuprof::cdm {
+
+/// Which rule set decodes a dump.
+enum class capture_path : std::uint8_t {
+  automatic,  ///< bmodel rules when global.profile has a `bmodel` line, or a core
+              ///< file has BLOCK_DES_BDC/GDMA/SDMA and no DYN_DATA
+  op,         ///< operator path (bigTpuProfile)
+  bmodel,     ///< bmodel path (tpu-mlir PerfAI)
+};
+
+/// Decoder settings.
+struct cdm_options {
+  /// Clocks for ns; unset = `tpu_freq` of global.profile if present and not 0,
+  /// else the chip default.
+  std::optional<double> tiu_freq_mhz;
+  std::optional<double> dma_freq_mhz;
+  std::uint8_t device = 0;
+  capture_path path = capture_path::automatic;
+  /// bmodel path: shift GDMA/SDMA so their 2nd init record ends with TIU's, as
+  /// tpu-mlir does (its golden output depends on it; the counter is shared, so
+  /// false gives the hardware's own phase).
+  bool bmodel_rephase = true;
+  /// Keep the decoded descriptor (operands, memory ranges, ops) of every TIU,
+  /// GDMA and SDMA event that has one, for command() / operands(); about 0.5-1
+  /// KiB per such event, so off by default. uArch rates are set either way
+  /// (unless `uarch` is off; the kept instruction has its ops regardless).
+  bool keep_instructions = false;
+  /// Compute the uArch rate of every TIU command with a register image (mode 2,
+  /// bmodel path): ~70 ns per TIU command, a quarter of a mode-2 decode. Off
+  /// leaves uarch_rate NaN (for timeline-only uses of large dumps).
+  bool uarch = true;
+};
+
+}  // namespace tpuprof::cdm
