@@ -9,7 +9,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include <tpuprof/chips/aks.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
 

@@ -8,7 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include <tpuprof/algo/summary.hpp>
-#include <tpuprof/chips/aks.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/sinks/write_file.hpp>

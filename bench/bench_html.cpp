@@ -13,7 +13,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include <tpuprof/chips/aks.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/report/html.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>

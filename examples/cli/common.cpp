@@ -31,7 +31,8 @@ trace load(const common_options& o, progress& p, bool operands) {
     p.done();
     return t;
   } catch (const detect_error& e) {  // the CLI way to give the chip explicitly
-    throw decode_error(e.file(), e.offset(), e.reason() + "; use --chip bm1684x|aks|aksv");
+    throw decode_error(e.file(), e.offset(),
+                       e.reason() + "; use --chip " + cli_names(chips::all{}));
   }
 }
 

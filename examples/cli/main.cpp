@@ -10,6 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <tpuprof/chip_traits.hpp>
+#include <tpuprof/chips/all.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/version.hpp>
@@ -34,8 +36,8 @@ void add_common(CLI::App* sc, common_options& o) {
   sc->add_option("dir", o.input, "dump directory (global.profile inside), or a parent of several")
       ->required();
   sc->add_option("--chip", o.chip,
-                 "bm1684x, aks (SG2260/BM1690) or aksv (SG2260E); default: from global.profile")
-      ->check(CLI::IsMember({"bm1684x", "aks", "aksv", "BM1684X", "SG2260", "SG2260E"}));
+                 tpuprof::chips_help(tpuprof::chips::all{}) + "; default: from global.profile")
+      ->check(CLI::IsMember(tpuprof::chip_names(tpuprof::chips::all{})));
   sc->add_option("--tiu-freq,--tiu_freq", o.tiu_freq_mhz, "TIU clock in MHz (overrides the dump)")
       ->check(CLI::PositiveNumber);
   sc->add_option("--dma-freq,--dma_freq", o.dma_freq_mhz, "DMA clock in MHz (overrides the dump)")
@@ -50,9 +52,8 @@ void add_common(CLI::App* sc, common_options& o) {
 
 int main(int argc, char** argv) {
   CLI::App app{"tpuprof: timelines, tables and answers from Sophgo TPU hardware profiles"};
-  app.set_version_flag("--version",
-                       std::string("tpuprof ") + tpuprof::version_string +
-                           "\nchips: bm1684x (BM1684X), aks (SG2260/BM1690), aksv (SG2260E)");
+  app.set_version_flag("--version", std::string("tpuprof ") + tpuprof::version_string +
+                                        "\nchips: " + tpuprof::chips_help(tpuprof::chips::all{}));
   app.require_subcommand(1);
   app.fallthrough();  // -q and --no-color also after the subcommand
   cli::common_options o;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <tpuprof/engine.hpp>
 
@@ -64,6 +65,42 @@ decltype(auto) with_chip_impl(std::string_view chip, F&& f) {
 template <chip_traits... Cs, class F>
 decltype(auto) with_chip(chip_list<Cs...>, std::string_view chip, F&& f) {
   return detail::with_chip_impl<Cs...>(chip, std::forward<F>(f));
+}
+
+/// A chip's names for people: its `name`, then `other_names` if its traits
+/// have them ("SG2260/BM1690").
+template <chip_traits C>
+std::string display_name() {
+  std::string s(C::name);
+  if constexpr (requires { C::other_names; }) s += "/" + std::string(C::other_names);
+  return s;
+}
+
+/// Every name `with_chip` accepts for the chips of a list (cli_name, then name),
+/// e.g. for a command line's list of choices.
+template <chip_traits... Cs>
+std::vector<std::string> chip_names(chip_list<Cs...>) {
+  std::vector<std::string> v;
+  (v.emplace_back(Cs::cli_name), ...);
+  (v.emplace_back(Cs::name), ...);
+  return v;
+}
+
+/// "bm1684x|aks|aksv": the cli_names of a list joined by `sep`.
+template <chip_traits... Cs>
+std::string cli_names(chip_list<Cs...>, std::string_view sep = "|") {
+  std::string s;
+  ((s += (s.empty() ? "" : std::string(sep)) + std::string(Cs::cli_name)), ...);
+  return s;
+}
+
+/// "bm1684x (BM1684X), aks (SG2260/BM1690), ...": a list for help texts.
+template <chip_traits... Cs>
+std::string chips_help(chip_list<Cs...>) {
+  std::string s;
+  ((s += (s.empty() ? "" : ", ") + std::string(Cs::cli_name) + " (" + display_name<Cs>() + ")"),
+   ...);
+  return s;
 }
 
 }  // namespace tpuprof

@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <tpuprof/algo/summary.hpp>
-#include <tpuprof/chips/aks.hpp>
+#include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/chips/bm1684x/traits.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>

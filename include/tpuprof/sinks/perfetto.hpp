@@ -295,7 +295,7 @@ class perfetto_sink {
     using namespace detail::proto;
     using namespace detail::perfetto;
     auto* p = reserve(128 + string_bound(d.name) + string_bound(d.counter_unit));
-    auto* pkt = begin_nested(p, trace::packet);
+    auto* pkt = begin_nested(p, trace_root::packet);
     auto* td = begin_nested(p, trace_packet::track_descriptor);
     p = put_uint(p, track_descriptor::uuid, d.uuid);
     if (d.pid >= 0 && d.tid >= 0) {
@@ -430,7 +430,7 @@ class perfetto_sink {
     using namespace detail::proto;
     using namespace detail::perfetto;
     auto* p = reserve(512);
-    auto* pkt = begin_nested(p, trace::packet);
+    auto* pkt = begin_nested(p, trace_root::packet);
     p = put_uint(p, trace_packet::trusted_packet_sequence_id, tr.seq);
     p = put_uint(p, trace_packet::sequence_flags, value::incremental_state_cleared);
     auto* d = begin_nested(p, trace_packet::trace_packet_defaults);
@@ -478,7 +478,7 @@ class perfetto_sink {
     using namespace detail::proto;
     using namespace detail::perfetto;
     auto* p = reserve(64);
-    auto* pkt = begin_nested(p, trace::packet);
+    auto* pkt = begin_nested(p, trace_root::packet);
     p = put_ts(p, tr, t);
     p = put_uint(p, trace_packet::trusted_packet_sequence_id, tr.seq);
     p = put_uint(p, trace_packet::sequence_flags, value::needs_incremental_state);
@@ -501,7 +501,7 @@ class perfetto_sink {
     const std::uint32_t lane = tr.packer.open(e, fresh);
     if (lane >= tr.lanes.size()) add_lane(tr);
     auto* p = reserve(need + 32);
-    auto* pkt = begin_nested(p, trace::packet);
+    auto* pkt = begin_nested(p, trace_root::packet);
     p = put_ts(p, tr, b);
     p = put_uint(p, trace_packet::trusted_packet_sequence_id, tr.seq);
     p = put_uint(p, trace_packet::sequence_flags, value::needs_incremental_state);
@@ -519,7 +519,7 @@ class perfetto_sink {
     using namespace detail::proto;
     using namespace detail::perfetto;
     auto* p = reserve(64);
-    auto* pkt = begin_nested(p, trace::packet);
+    auto* pkt = begin_nested(p, trace_root::packet);
     p = put_uint(p, trace_packet::timestamp,
                  static_cast<std::uint64_t>(std::max<std::int64_t>(0, ts)));
     p = put_uint(p, trace_packet::trusted_packet_sequence_id, counter_seq());

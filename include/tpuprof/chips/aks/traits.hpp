@@ -17,6 +17,8 @@ namespace tpuprof::chips {
 /// SG2260 / BM1690. `arch=5` (model-runtime, old tpuDNN) or `arch=8800` (0x2260).
 struct aks : sg2260::family<aks> {
   static constexpr std::string_view name = "SG2260";
+  /// Other names of the same chip, for people (help texts).
+  static constexpr std::string_view other_names = "BM1690";
   static constexpr std::string_view cli_name = "aks";
   /// Vendor-tool name ("Chip Arch" in bigTpuProfile output).
   static constexpr std::string_view vendor_name = "AKS";

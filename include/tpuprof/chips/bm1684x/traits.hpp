@@ -9,6 +9,7 @@
 
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/chips/bm1684x/isa.hpp>
+#include <tpuprof/chips/common/tiu_names.hpp>
 #include <tpuprof/command_frame.hpp>
 #include <tpuprof/io/byte_reader.hpp>
 #include <tpuprof/node_set_layout.hpp>
@@ -271,30 +272,8 @@ struct bm1684x {
                                                               "cmp.sel_eq",
                                                               "cmp.lt_and_sel",
                                                               "cmp.sel_lt"};
-  static constexpr std::array<std::string_view, 24> vc_names{"vc.mul",
-                                                             "",
-                                                             "vc.add",
-                                                             "vc.sub",
-                                                             "vc.max",
-                                                             "vc.min",
-                                                             "",
-                                                             "vc.and",
-                                                             "vc.or",
-                                                             "vc.xor",
-                                                             "vc.select_gt",
-                                                             "vc.select_eq",
-                                                             "vc.div",
-                                                             "vc.select_lt",
-                                                             "",
-                                                             "vc.add_satu",
-                                                             "vc.sub_satu",
-                                                             "",
-                                                             "",
-                                                             "",
-                                                             "vc.mul_satu",
-                                                             "",
-                                                             "",
-                                                             "vc.mulDHR"};
+  /// The VC names are the same on every chip that has VC commands.
+  static constexpr const auto& vc_names = common::vc_op_names;
   static constexpr std::array<std::string_view, 32> sys_names{"sys.intr_barrier",
                                                               "sys.spb",
                                                               "sys.swr",

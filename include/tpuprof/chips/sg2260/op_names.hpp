@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include <tpuprof/chips/common/tiu_names.hpp>
+
 namespace tpuprof::chips::sg2260 {
 
 namespace detail {
@@ -43,31 +45,6 @@ inline constexpr std::string_view lar_ops[] = {
     "lar.min",       "lar.logic_shift", "lar.and",   "lar.or",        "lar.xor",
     "lar.select_gt", "lar.select_eq",   "lar.div",   "lar.select_lt", "lar.data_convert",
     "lar.add_satu",  "lar.sub_satu",    "lar.clamp", "lar.mac"};
-
-inline constexpr std::string_view vc_ops[] = {"vc.mul",
-                                              "",
-                                              "vc.add",
-                                              "vc.sub",
-                                              "vc.max",
-                                              "vc.min",
-                                              "",
-                                              "vc.and",
-                                              "vc.or",
-                                              "vc.xor",
-                                              "vc.select_gt",
-                                              "vc.select_eq",
-                                              "vc.div",
-                                              "vc.select_lt",
-                                              "",
-                                              "vc.add_satu",
-                                              "vc.sub_satu",
-                                              "",
-                                              "",
-                                              "",
-                                              "vc.mul_satu",
-                                              "",
-                                              "",
-                                              "vc.mulDHR"};
 
 inline constexpr std::string_view sg_ops[] = {"sg.pl_gather_d1coor",
                                               "sg.pl_gather_d2coor",
@@ -152,7 +129,7 @@ constexpr std::string_view tiu_op_name(unsigned tsk, unsigned eu) noexcept {
       return eu >= 22 && eu <= 27 ? t[eu - 22] : "";
     }
     case 14:
-      return eu < 24 ? detail::vc_ops[eu] : "";
+      return eu < 24 ? common::vc_op_names[eu] : "";
     case 15:
       switch (eu) {
         case 0:

@@ -9,7 +9,8 @@
 
 namespace tpuprof::detail::perfetto {
 
-enum class trace : std::uint32_t { packet = 1 };
+/// The top-level Trace message (named so it does not clash with tpuprof::trace).
+enum class trace_root : std::uint32_t { packet = 1 };
 
 enum class trace_packet : std::uint32_t {
   clock_snapshot = 6,
