@@ -41,12 +41,6 @@
 #include <tpuprof/decode/detect.hpp>
 #include <tpuprof/decode/merge.hpp>
 
-// synthetic dumps
-#include <tpuprof/synth/bm1684x_synth.hpp>
-#include <tpuprof/synth/cdm_synth.hpp>
-#include <tpuprof/synth/cdm_tiu_images.hpp>
-#include <tpuprof/synth/dump_writer.hpp>
-
 // views and sinks
 #include <tpuprof/algo.hpp>
 #include <tpuprof/sinks/any_sink.hpp>
@@ -60,5 +54,5 @@
 #include <tpuprof/sinks/write_file.hpp>
 #include <tpuprof/views.hpp>
 
-// The HTML report application (report/) is outside the umbrella: include
-// <tpuprof/report/html.hpp>.
+// Outside the umbrella (their compile time is their users' only): the synthetic
+// dump generator <tpuprof/synth.hpp> and the HTML report <tpuprof/report/html.hpp>.
