@@ -96,20 +96,22 @@ materialized_trace decode_as(io::dump_files files, const open_options& o, operan
 }
 
 /// The chip to decode `files` as: the option, else what detect_dump finds.
-inline std::string chip_of(const io::dump_files& files, const open_options& o) {
+template <class Chips>
+std::string chip_of(const io::dump_files& files, const open_options& o) {
   if (!o.chip.empty()) return o.chip;
   try {
-    return std::string(detect_dump(files, open_chips{}).chip);
+    return std::string(detect_dump(files, Chips{}).chip);
   } catch (const decode_error& e) {
     throw detect_error(e.file(), e.offset(), e.reason());
   }
 }
 
 /// One dump, detected and decoded, as device `device` of the result.
-inline materialized_trace decode_one(io::dump_files files, const open_options& o,
-                                     operand_table* ops, std::uint8_t device) {
-  const std::string chip = chip_of(files, o);
-  return with_chip(open_chips{}, chip, [&]<class C>() -> materialized_trace {
+template <class Chips>
+materialized_trace decode_one(io::dump_files files, const open_options& o, operand_table* ops,
+                              std::uint8_t device) {
+  const std::string chip = chip_of<Chips>(files, o);
+  return with_chip(Chips{}, chip, [&]<class C>() -> materialized_trace {
     return decode_as<C>(std::move(files), o, ops, device);
   });
 }
@@ -126,7 +128,7 @@ inline void keep_cores(materialized_trace& t, unsigned n) {
 
 /// Decodes `n` dumps into one trace; dump d (device d) is `files_of(d)`,
 /// opened only when its turn comes so errors come in device order.
-template <class F>
+template <class Chips, class F>
 trace decode_devices(std::size_t n, F&& files_of, const std::vector<std::filesystem::path>& dirs,
                      const open_options& o) {
   if (n > 256) throw std::invalid_argument("more than 256 devices");
@@ -134,8 +136,8 @@ trace decode_devices(std::size_t n, F&& files_of, const std::vector<std::filesys
   std::vector<materialized_trace> parts;
   for (std::size_t i = 0; i < n; ++i) {
     if (o.on_dump && i < dirs.size()) o.on_dump(dirs[i], i, n);
-    parts.push_back(
-        decode_one(files_of(i), o, o.keep_operands ? &ops : nullptr, static_cast<std::uint8_t>(i)));
+    parts.push_back(decode_one<Chips>(files_of(i), o, o.keep_operands ? &ops : nullptr,
+                                      static_cast<std::uint8_t>(i)));
   }
   auto t = merge_devices(std::move(parts));
   keep_cores(t, o.num_core);
@@ -152,16 +154,20 @@ inline bool is_dump_dir(const std::filesystem::path& d) {
 /// Decodes caller-owned buffers (io::dump_files::from_memory) or an opened
 /// directory: one dump, one device. Throws decode_error (detect_error when the
 /// chip cannot be told), std::invalid_argument for an unknown open_options::chip.
-inline trace open(io::dump_files files, const open_options& o = {}) {
-  return detail::decode_devices(
+/// (Every open() is a template over the chip list so that only a TU that calls
+/// it instantiates the decoders: a TU that merely includes the umbrella does not.)
+template <class Chips = detail::open_chips>
+trace open(io::dump_files files, const open_options& o = {}) {
+  return detail::decode_devices<Chips>(
       1, [&](std::size_t) { return std::move(files); }, {}, o);
 }
 
 /// Decodes several dumps as one trace, one device each (device d = devices[d]).
-inline trace open(std::vector<io::dump_files> devices, const open_options& o = {}) {
+template <class Chips = detail::open_chips>
+trace open(std::vector<io::dump_files> devices, const open_options& o = {}) {
   if (devices.empty())
     throw std::invalid_argument("tpuprof::open: no dump given (empty list of devices)");
-  return detail::decode_devices(
+  return detail::decode_devices<Chips>(
       devices.size(), [&](std::size_t i) { return std::move(devices[i]); }, {}, o);
 }
 
@@ -170,7 +176,8 @@ inline trace open(std::vector<io::dump_files> devices, const open_options& o = {
 /// bmprofile_data-N; device d = the d-th in name order). Throws decode_error
 /// naming the file, byte offset and reason (detect_error when the chip cannot
 /// be told), std::invalid_argument for an unknown open_options::chip.
-inline trace open(const std::filesystem::path& input, const open_options& o = {}) {
+template <class Chips = detail::open_chips>
+trace open(const std::filesystem::path& input, const open_options& o = {}) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::exists(input, ec))
@@ -188,7 +195,7 @@ inline trace open(const std::filesystem::path& input, const open_options& o = {}
         input.string(), decode_error::no_offset,
         "no dump here: expected global.profile, or subdirectories (cdm_profile_data_devD-N, "
         "bmprofile_data-N) that each hold one");
-  return detail::decode_devices(
+  return detail::decode_devices<Chips>(
       dirs.size(), [&](std::size_t i) { return io::dump_files::open_directory(dirs[i]); }, dirs, o);
 }
 

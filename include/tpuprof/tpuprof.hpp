@@ -21,7 +21,6 @@
 // raw bytes
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/byte_reader.hpp>
-#include <tpuprof/io/chrome_json_reader.hpp>
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/io/mapped_file.hpp>
@@ -55,4 +54,5 @@
 #include <tpuprof/views.hpp>
 
 // Outside the umbrella (their compile time is their users' only): the synthetic
-// dump generator <tpuprof/synth.hpp> and the HTML report <tpuprof/report/html.hpp>.
+// dump generator <tpuprof/synth.hpp>, the HTML report <tpuprof/report/html.hpp>
+// and the host-trace reader <tpuprof/io/chrome_json_reader.hpp> (simdjson).
