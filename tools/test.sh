@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: dependencies, format and single-header freshness, the
+# layer, chip-name and size checks (known violations in tools/*_allowlist.txt),
+# the compile-time budget (fails only with TPUPROF_ENFORCE_BUDGET=1), the
 # release build (CLI, benchmarks smoke run), short fuzz runs, then the
 # ASan/UBSan build + tests and the dev build + tests (which include a program
 # built against the single header alone). ctest's summary is the last line.
@@ -15,6 +17,20 @@ python3 tools/embed_assets.py --check
 
 echo "== format (clang-format-16)"
 clang-format-16 --dry-run --Werror $(git ls-files '*.hpp' '*.cpp' | grep -v '^single_include/')
+
+echo "== layering: include direction and chip names (tools/check_layers.py)"
+python3 tools/check_layers.py --allowlist tools/layer_allowlist.txt
+python3 tools/check_layers.py --chip-names --allowlist tools/chip_names_allowlist.txt
+
+echo "== room sizes: files <= 600 lines, functions <= 150 lines (tools/check_sizes.py)"
+python3 tools/check_sizes.py --allowlist tools/size_allowlist.txt
+
+echo "== compile-time budget: umbrella <= 2x fmt + range-v3 (tools/compile_budget.sh)"
+if [ "${TPUPROF_ENFORCE_BUDGET:-0}" = 1 ]; then
+  tools/compile_budget.sh
+else
+  tools/compile_budget.sh || echo "(over budget; not enforced until TPUPROF_ENFORCE_BUDGET=1)"
+fi
 
 echo "== release build (CLI at build/bin/tpuprof, benchmarks)"
 cmake --workflow --preset release
