@@ -61,7 +61,8 @@ ENTRY_HEADERS = {
 # bytes), entry headers. Tests, examples, bench and src/ are not scanned.
 CHIP_NAME_FOLDERS = ("chips", "synth")
 CHIP_WORDS = {
-    "bm1684x", "bm1684", "bm1688", "bm1690", "sg2260", "sg2260e", "aks", "aksv", "cv186x",
+    "bm1684x", "bm1684", "bm1688", "bm1690", "sg2260", "sg2260e", "aks", "aksv", "cv184x",
+    "cv186x",
 }
 CHIP_IDENTIFIERS = {"cdm_chip_kind"}
 

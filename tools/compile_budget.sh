@@ -10,7 +10,7 @@
 # TUs interleaved so that load on the machine hits them alike; the median wall
 # time, CPU time (user + sys) and peak RSS of each are printed with the ratio to
 # the baseline. HEADERs (paths under include/, default: tpuprof/tpuprof.hpp and
-# every light entry header that exists) are the TUs to measure; the umbrella
+# every other top-level entry header of tools/check_layers.py) are the TUs; the umbrella
 # is also measured in compiled mode (-DTPUPROF_COMPILED_LIB) once it includes
 # tpuprof/detail/extern_templates.hpp.
 #
@@ -31,11 +31,15 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ ${#headers[@]} -eq 0 ]; then
-  headers=(tpuprof/tpuprof.hpp)
-  for h in tpuprof/open.hpp tpuprof/decode.hpp tpuprof/views.hpp tpuprof/sinks.hpp \
-           tpuprof/fmt.hpp; do
-    [ -f "include/$h" ] && headers+=("$h")
-  done
+  # the umbrella, then every other top-level entry header that tools/check_layers.py lists
+  mapfile -t headers < <(python3 -c '
+import os, sys
+sys.path.insert(0, "tools")
+from check_layers import ENTRY_HEADERS
+print("tpuprof/tpuprof.hpp")
+for h in ENTRY_HEADERS:
+    if h != "tpuprof.hpp" and "/" not in h and os.path.exists("include/tpuprof/" + h):
+        print("tpuprof/" + h)')
 fi
 
 exec python3 - "$runs" "$max_ratio" "${CXX:-g++}" "${headers[@]}" <<'EOF'
