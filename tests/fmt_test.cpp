@@ -17,7 +17,7 @@ TEST_CASE("fmt: engine and direction print their display names and take string s
   CHECK(fmt::format("[{}]", tpuprof::direction::none) == "[]");
 }
 
-TEST_CASE("fmt: engine_event is one compact line: engine/unit, cmd id, [begin, end) ns, op") {
+TEST_CASE("fmt: engine_event is one compact line: engine/unit, cmd id, begin and end ns, op") {
   tpuprof::engine_event e;
   e.engine = engine::tiu;
   e.unit = 0;
