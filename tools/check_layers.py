@@ -49,11 +49,11 @@ RANK = {name: i for i, name in enumerate(LAYERS)}
 # Paths relative to include/tpuprof/ that may include anything, and why.
 ENTRY_HEADERS = {
     "tpuprof.hpp": "the umbrella: everything the library offers",
-    "views.hpp": "all views and algorithms in one include",
+    "views.hpp": "all lazy views in one include",
+    "algo.hpp": "all eager algorithms in one include",
     "open.hpp": "tpuprof::open detects the chip, so it sees every chip and decoder",
+    "trace.hpp": "light entry header: tpuprof::trace (what open returns) with its operand table",
     "fmt.hpp": "opt-in fmt::formatter specializations for vocabulary and track keys",
-    "decode.hpp": "light entry header: every chip's decoder, no sinks",
-    "sinks.hpp": "light entry header: every sink, no decoder",
     "detail/extern_templates.hpp": "compiled mode: extern templates name every chip's decoder",
 }
 

@@ -5,9 +5,7 @@
 /// Entry level (it names every chip); src/*.cpp hold the matching definitions.
 #pragma once
 
-#include <tpuprof/chips/aks.hpp>
-#include <tpuprof/chips/aksv.hpp>
-#include <tpuprof/chips/bm1684x.hpp>
+#include <tpuprof/chips/all.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
 
