@@ -14,7 +14,8 @@
 # is also measured in compiled mode (-DTPUPROF_COMPILED_LIB) once it includes
 # tpuprof/detail/extern_templates.hpp.
 #
-# Exit 1 when the umbrella's CPU-time ratio exceeds R (2, the issue's target).
+# Exit 1 when the umbrella's CPU-time ratio exceeds R (2, the issue's target),
+# 2 when a TU does not compile.
 # CXX overrides the compiler.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -76,7 +77,8 @@ def measure(src: str, extra: list[str]) -> tuple[float, float, float]:
         out = subprocess.run([sys.executable, "-c", MEASURE, *cmd], capture_output=True, text=True)
         fields = out.stdout.split()
         if out.returncode or not fields or fields[0] != "0":
-            sys.exit(f"compile failed: {' '.join(cmd)}\n{out.stderr}")
+            print(f"compile_budget: compile failed: {' '.join(cmd)}\n{out.stderr}", file=sys.stderr)
+            sys.exit(2)
         return float(fields[1]), float(fields[2]), int(fields[3]) / 1024
 
 samples = {name: [] for name, _, _ in tus}

@@ -29,7 +29,7 @@ echo "== compile-time budget: umbrella <= 2x fmt + range-v3 (tools/compile_budge
 if [ "${TPUPROF_ENFORCE_BUDGET:-0}" = 1 ]; then
   tools/compile_budget.sh
 else
-  tools/compile_budget.sh || echo "(over budget; not enforced until TPUPROF_ENFORCE_BUDGET=1)"
+  tools/compile_budget.sh || echo "(compile budget failed; not enforced until TPUPROF_ENFORCE_BUDGET=1)"
 fi
 
 echo "== release build (CLI at build/bin/tpuprof, benchmarks)"

@@ -5,7 +5,7 @@
 #include <string>
 
 #include <tpuprof/detail/extern_templates.hpp>
-#include <tpuprof/tpuprof.hpp>
+#include <tpuprof/io/dump_files.hpp>
 
 #ifndef TPUPROF_COMPILED_LIB
 #error "this test is built against tpuprof::tpuprof_compiled"
