@@ -54,6 +54,7 @@ ENTRY_HEADERS = {
     "open.hpp": "tpuprof::open detects the chip, so it sees every chip and decoder",
     "trace.hpp": "light entry header: tpuprof::trace (what open returns) with its operand table",
     "fmt.hpp": "opt-in fmt::formatter specializations for vocabulary and track keys",
+    "synth.hpp": "the synthetic dump generators of every chip, outside the umbrella",
     "detail/extern_templates.hpp": "compiled mode: extern templates name every chip's decoder",
 }
 
