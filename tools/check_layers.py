@@ -55,6 +55,8 @@ ENTRY_HEADERS = {
     "trace.hpp": "light entry header: tpuprof::trace (what open returns) with its operand table",
     "fmt.hpp": "opt-in fmt::formatter specializations for vocabulary and track keys",
     "synth.hpp": "the synthetic dump generators of every chip, outside the umbrella",
+    "decode.hpp": "the typed decoders with every chip's traits, for code that knows its chip",
+    "open_options.hpp": "light entry header: open()'s options (and, in compiled mode, its declarations)",
     "detail/extern_templates.hpp": "compiled mode: extern templates name every chip's decoder",
 }
 

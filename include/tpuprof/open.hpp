@@ -24,45 +24,14 @@
 #include <tpuprof/decode/detect.hpp>
 #include <tpuprof/decode/merge.hpp>
 #include <tpuprof/decoded_trace.hpp>
+#include <tpuprof/detail/extern_templates.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/open_options.hpp>
 #include <tpuprof/trace.hpp>
 #include <tpuprof/views/operand_table.hpp>
 
 namespace tpuprof {
-
-/// Everything open() can be told; the defaults decode a dump as its files say.
-struct open_options {
-  /// Chip to decode as: a chip's cli_name or name, case-insensitive ("bm1684x",
-  /// "aks", "aksv", "BM1684X", "SG2260", "SG2260E"). Empty: detected from
-  /// global.profile. An unknown name throws std::invalid_argument.
-  std::string chip;
-  /// TIU clock in MHz for cycle -> ns; unset: the dump's tpu_freq, else the chip default.
-  std::optional<double> tiu_freq_mhz;
-  /// Likewise for the DMA engines (GDMA, SDMA, CDMA).
-  std::optional<double> dma_freq_mhz;
-  /// Keep only cores 0..num_core-1 (CDMA ports are kept); 0 keeps every core.
-  unsigned num_core = 0;
-  /// Keep the memory operands of every event that has them, for
-  /// trace::operands() and the HTML report's memory charts (SG2260 family:
-  /// about 0.5-1 KiB per command; off by default).
-  bool keep_operands = false;
-  /// SG2260 family: compute the uArch rate of TIU commands (a quarter of a
-  /// mode-2 decode); off leaves engine_event::uarch_rate NaN. BM1684X rates
-  /// come with the command tables and are always set.
-  bool uarch = true;
-  /// Called before each dump of a parent directory is decoded (progress).
-  std::function<void(const std::filesystem::path& dir, std::size_t index, std::size_t count)>
-      on_dump;
-};
-
-/// The chip of a dump could not be told from its files (no or unknown arch=,
-/// no global.profile): give open_options::chip. A decode_error, so callers that
-/// only catch decode_error see it too; what() is detect_dump's message.
-class detect_error : public decode_error {
- public:
-  using decode_error::decode_error;
-};
 
 namespace detail {
 

@@ -1,5 +1,5 @@
 /// Umbrella header: everything tpuprof offers. Data flows
-/// raw bytes (io/) -> records and events (decode/, chips/) -> views/ -> sinks/.
+/// raw bytes (io/) -> chips/ -> records and events (decode/) -> views/, algo/ -> sinks/.
 #pragma once
 
 #include <tpuprof/version.hpp>
@@ -25,20 +25,16 @@
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/io/mapped_file.hpp>
 
-// one call: any supported dump
+// One call for any supported dump (open.hpp), and the typed decoders of every
+// chip (decode.hpp). In compiled mode (TPUPROF_COMPILED_LIB, linking
+// tpuprof::tpuprof_compiled) open() is compiled once and the umbrella parses no
+// decoder: include <tpuprof/decode.hpp> for the typed decoders there.
+#ifdef TPUPROF_COMPILED_LIB
+#include <tpuprof/open_options.hpp>
+#else
+#include <tpuprof/decode.hpp>
 #include <tpuprof/open.hpp>
-
-// chips and decoders
-#include <tpuprof/chips/aks/traits.hpp>
-#include <tpuprof/chips/aksv/traits.hpp>
-#include <tpuprof/chips/all.hpp>
-#include <tpuprof/chips/bm1684x/isa.hpp>
-#include <tpuprof/chips/bm1684x/traits.hpp>
-#include <tpuprof/decode/bmprofile_decoder.hpp>
-#include <tpuprof/decode/cdm/global.hpp>
-#include <tpuprof/decode/cdm_decoder.hpp>
-#include <tpuprof/decode/detect.hpp>
-#include <tpuprof/decode/merge.hpp>
+#endif
 
 // views and sinks
 #include <tpuprof/algo.hpp>
