@@ -20,6 +20,30 @@ ROOTS = ["tpuprof/tpuprof.hpp", "tpuprof/synth.hpp", "tpuprof/report/html.hpp",
 SYS_RE = re.compile(r'^\s*#\s*include\s*<([^>]+)>\s*$')
 
 
+def header_only(text: str) -> str:
+    """The single header is header-only (compiled mode builds from include/):
+    keep the #else branch of `#ifdef TPUPROF_COMPILED_LIB` blocks that choose
+    between them, so no include is inlined inside a dead branch."""
+    out, skipping, in_else = [], False, False
+    for line in text.splitlines(keepends=True):
+        t = line.strip()
+        if t == "#ifdef TPUPROF_COMPILED_LIB" and not skipping and not in_else:
+            skipping = True
+            continue
+        if skipping and t == "#else":
+            skipping, in_else = False, True
+            continue
+        if skipping and t == "#endif":
+            skipping = False
+            continue
+        if in_else and t == "#endif":
+            in_else = False
+            continue
+        if not skipping:
+            out.append(line)
+    return "".join(out)
+
+
 def amalgamate() -> str:
     seen = set()
     sys_includes = []
@@ -33,7 +57,7 @@ def amalgamate() -> str:
         if not path.exists():
             raise SystemExit(f"amalgamate: {rel} not found under include/")
         body.append(f"// ---- begin <{rel}>\n")
-        for line in path.read_text().splitlines(keepends=True):
+        for line in header_only(path.read_text()).splitlines(keepends=True):
             m = INCLUDE_RE.match(line)
             if m:
                 visit(m.group(1))

@@ -31,14 +31,14 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <functional>
-#include <iterator>
-#include <range/v3/view/facade.hpp>
-#include <map>
-#include <compare>
 #include <initializer_list>
+#include <map>
+#include <range/v3/view/facade.hpp>
 #include <tuple>
 #include <charconv>
+#include <functional>
+#include <iterator>
+#include <compare>
 #include <range/v3/functional/bind_back.hpp>
 #include <range/v3/view/view.hpp>
 #include <range/v3/view/filter.hpp>
@@ -1592,516 +1592,6 @@ struct host_trace {
 // chip (decode.hpp). In compiled mode (TPUPROF_COMPILED_LIB, linking
 // tpuprof::tpuprof_compiled) open() is compiled once and the umbrella parses no
 // decoder: include <tpuprof/decode.hpp> for the typed decoders there.
-#ifdef TPUPROF_COMPILED_LIB
-// ---- begin <tpuprof/open_options.hpp>
-/// open_options: what tpuprof::open() can be told, and detect_error. Light:
-/// no decoder. In compiled mode (TPUPROF_COMPILED_LIB) it also declares the
-/// open() overloads that tpuprof::tpuprof_compiled defines (src/open.cpp), so
-/// the umbrella need not parse any decoder; header-only code gets the
-/// templates of <tpuprof/open.hpp> instead.
-
-
-// ---- begin <tpuprof/trace.hpp>
-/// tpuprof::trace: what tpuprof::open returns, a decoded dump in memory with
-/// the same API for every chip. Light entry header: no decoders, so code that
-/// takes a trace (but does not open one) compiles fast.
-
-
-
-// ---- begin <tpuprof/views/operand_table.hpp>
-/// operand_table: the memory operands of a decoded trace's events, copied so
-/// they outlive the decoder (materialize() keeps only the events).
-
-
-// ---- begin <tpuprof/algo/memory_map.hpp>
-/// algo::memory_map: the memory operands of events as space-time rectangles
-/// (what tpu_profile.py draws in its LOCAL MEM / GLOBAL MEM charts), their
-/// address extents per memory kind, and the address bands a chart shows.
-
-
-// ---- begin <tpuprof/views/event_range.hpp>
-/// event_range: the concept every tpuprof view and aggregation accepts, and
-/// track_key, the (device, unit, engine) identity of an event queue.
-
-
-
-namespace tpuprof {
-
-/// One event queue: an engine of one core (or CDMA port) of one device.
-struct track_key {
-  std::uint8_t device = 0;
-  std::uint8_t unit = 0;  ///< core, or CDMA port
-  engine eng = engine::tiu;
-
-  friend constexpr bool operator==(const track_key&, const track_key&) noexcept = default;
-  friend constexpr auto operator<=>(const track_key&, const track_key&) noexcept = default;
-  /// Packed form (device << 16 | unit << 8 | engine), for hashing and sorting.
-  constexpr std::uint32_t packed() const noexcept {
-    return static_cast<std::uint32_t>(device) << 16 | static_cast<std::uint32_t>(unit) << 8 |
-           static_cast<std::uint32_t>(eng);
-  }
-};
-
-/// The queue an event belongs to.
-constexpr track_key track_of(const engine_event& e) noexcept {
-  return {e.device, e.unit, e.engine};
-}
-
-}  // namespace tpuprof
-// ---- end <tpuprof/views/event_range.hpp>
-
-namespace tpuprof {
-
-/// The two charts: per-lane local memory, and everything addressed globally
-/// (DDR, L2, static memory), as tpu_profile.py splits them.
-enum class memory_panel : std::uint8_t { local, global };
-
-constexpr memory_panel panel_of(regs::mem_kind k) noexcept {
-  return k == regs::mem_kind::local ? memory_panel::local : memory_panel::global;
-}
-constexpr std::string_view name(memory_panel p) noexcept {
-  return p == memory_panel::local ? "LOCAL MEM" : "GLOBAL MEM";
-}
-
-/// One operand of one event: a rectangle over the event's duration (x) and
-/// the bytes it covers (y).
-struct memory_rect {
-  double begin_ns = 0, end_ns = 0;
-  std::uint64_t address = 0;  ///< local memory: offset inside a lane
-  std::uint64_t size = 0;     ///< bytes covered, strides included
-  regs::mem_kind kind = regs::mem_kind::unknown;
-  bool write = false;
-  std::uint8_t operand = 0;  ///< position among the command's operands (or results)
-  std::size_t event = 0;     ///< position of the event in the input range
-
-  constexpr std::uint64_t end() const noexcept { return address + size; }
-};
-
-/// Where the rectangles of one memory kind lie.
-struct memory_extent {
-  regs::mem_kind kind = regs::mem_kind::unknown;
-  std::uint64_t begin = std::numeric_limits<std::uint64_t>::max();  ///< lowest address
-  std::uint64_t end = 0;                                            ///< highest address + size
-  std::uint64_t reads = 0, writes = 0;                              ///< rectangles
-  std::uint64_t bytes_read = 0, bytes_written = 0;                  ///< sum of sizes
-};
-
-/// memory_map's result: the rectangles in input order and one extent per
-/// memory kind present (ordered by kind).
-struct memory_map_report {
-  std::vector<memory_rect> rects;
-  std::vector<memory_extent> extents;
-
-  const memory_extent* extent(regs::mem_kind k) const noexcept {
-    for (const auto& x : extents)
-      if (x.kind == k) return &x;
-    return nullptr;
-  }
-};
-
-/// Calls `f(const memory_rect&)` for every memory operand of every event, in
-/// input order; immediates (mem_kind::constant) are skipped. Returns how many
-/// rectangles it gave. One pass, no allocation of its own.
-template <event_range R, operand_source P, class F>
-  requires std::invocable<F&, const memory_rect&>
-std::size_t for_each_memory_rect(R&& events, const P& src, F&& f) {
-  std::size_t n = 0, i = 0;
-  for (const engine_event& e : events) {
-    for (const regs::mem_operand& m : src.operands(e)) {
-      if (m.kind == regs::mem_kind::constant) continue;
-      memory_rect r;
-      r.begin_ns = e.begin_ns;
-      r.end_ns = e.end_ns;
-      r.address = m.address;
-      r.size = m.size;
-      r.kind = m.kind;
-      r.write = m.write;
-      r.operand = m.index;
-      r.event = i;
-      f(static_cast<const memory_rect&>(r));
-      ++n;
-    }
-    ++i;
-  }
-  return n;
-}
-
-namespace algo {
-
-/// Every memory operand of `events` (per `src`) as a rectangle, with the
-/// address extent of each memory kind. Memory: 48 bytes per operand; use
-/// for_each_memory_rect to stream them instead.
-template <event_range R, operand_source P>
-memory_map_report memory_map(R&& events, const P& src) {
-  memory_map_report out;
-  std::map<regs::mem_kind, memory_extent> ext;
-  for_each_memory_rect(events, src, [&](const memory_rect& r) {
-    out.rects.push_back(r);
-    memory_extent& x = ext[r.kind];
-    x.kind = r.kind;
-    x.begin = std::min(x.begin, r.address);
-    x.end = std::max(x.end, r.end());
-    (r.write ? x.writes : x.reads) += 1;
-    (r.write ? x.bytes_written : x.bytes_read) += r.size;
-  });
-  for (const auto& [k, x] : ext) out.extents.push_back(x);
-  return out;
-}
-
-}  // namespace algo
-
-/// The address bands of one chart: every given region that an operand
-/// touches (local memory regions always: the banks stay visible), regions that
-/// overlap merged into one band ("a+b"), plus one band per cluster of operands
-/// outside every region (clusters closer than `merge_gap` bytes joined, named
-/// by their address range). Feed it with add(), read bands().
-class memory_bands {
- public:
-  explicit memory_bands(memory_panel panel, std::uint64_t merge_gap = std::uint64_t{1} << 20)
-      : panel_(panel), gap_(merge_gap) {}
-
-  /// Registers a named region; those of another panel are ignored.
-  void add_region(const regs::memory_region& r) {
-    if (panel_of(r.kind) != panel_ || r.size == 0) return;
-    regions_.push_back({r.address, r.end(), r.name, r.kind, r.kind == regs::mem_kind::local});
-    sorted_ = false;
-  }
-  /// Registers the bytes [address, address + size) of an operand of this panel.
-  void add(std::uint64_t address, std::uint64_t size) {
-    if (!sorted_) sort_regions();
-    const std::uint64_t end = address + std::max<std::uint64_t>(size, 1);
-    // the region with the greatest start <= address that holds it
-    auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
-                               [](std::uint64_t a, const region& r) { return a < r.begin; });
-    for (auto r = it; r != regions_.begin();) {  // usually the first one tried
-      --r;
-      if (address < r->end) {
-        r->used = true;
-        return;
-      }
-      // no region at or left of r reaches the address: stop (O(log R) per operand)
-      if (max_end_[static_cast<std::size_t>(r - regions_.begin())] <= address) break;
-    }
-    add_outside(address, end);
-  }
-  void add(const memory_rect& r) {
-    if (panel_of(r.kind) == panel_) add(r.address, r.size);
-  }
-
-  /// The bands, by address; kind is that of the regions (unknown for clusters,
-  /// whose name says "0x..-0x..", and for a band that merges different kinds:
-  /// two region kinds, or a region and a cluster).
-  std::vector<regs::memory_region> bands() const {
-    struct iv {
-      std::uint64_t b, e;
-      std::string name;
-      regs::mem_kind kind;
-    };
-    std::vector<iv> v;
-    for (const region& r : regions_)
-      if (r.used) v.push_back({r.begin, r.end, r.name, r.kind});
-    for (const auto& [b, e] : outside_)
-      v.push_back({b, e, hex_range(b, e), regs::mem_kind::unknown});
-    std::sort(v.begin(), v.end(), [](const iv& a, const iv& b) { return a.b < b.b; });
-    std::vector<regs::memory_region> out;
-    for (const iv& x : v) {
-      if (!out.empty() && x.b < out.back().end()) {  // overlap: one band
-        auto& o = out.back();
-        const std::uint64_t e = std::max(o.end(), x.e);
-        o.size = e - o.address;
-        o.name += "+" + x.name;
-        if (o.kind != x.kind) o.kind = regs::mem_kind::unknown;
-        continue;
-      }
-      out.push_back({x.kind, x.b, x.e - x.b, x.name});
-    }
-    return out;
-  }
-
- private:
-  struct region {
-    std::uint64_t begin, end;
-    std::string name;
-    regs::mem_kind kind;
-    bool used;
-  };
-  void sort_regions() {
-    std::sort(regions_.begin(), regions_.end(),
-              [](const region& a, const region& b) { return a.begin < b.begin; });
-    max_end_.resize(regions_.size());
-    for (std::size_t i = 0; i < regions_.size(); ++i)
-      max_end_[i] = std::max(i ? max_end_[i - 1] : 0, regions_[i].end);
-    sorted_ = true;
-  }
-  void add_outside(std::uint64_t b, std::uint64_t e) {
-    // merged clusters: [b, e) joins any cluster within gap_ bytes
-    auto it = outside_.upper_bound(b);
-    if (it != outside_.begin()) {
-      auto p = std::prev(it);
-      if (b - std::min(b, gap_) <= p->second) {
-        b = p->first;
-        e = std::max(e, p->second);
-        it = outside_.erase(p);
-      }
-    }
-    while (it != outside_.end() && it->first - std::min(it->first, gap_) <= e) {
-      e = std::max(e, it->second);
-      it = outside_.erase(it);
-    }
-    outside_.emplace(b, e);
-  }
-  static std::string hex_range(std::uint64_t b, std::uint64_t e) {
-    auto hex = [](std::uint64_t v) {
-      static constexpr char d[] = "0123456789abcdef";
-      std::string s;
-      do {
-        s.insert(s.begin(), d[v & 15]);
-        v >>= 4;
-      } while (v);
-      return "0x" + s;
-    };
-    return hex(b) + "-" + hex(e);
-  }
-
-  memory_panel panel_;
-  std::uint64_t gap_;
-  std::vector<region> regions_;
-  std::vector<std::uint64_t> max_end_;  ///< max end of regions_[0..i], for add()
-  bool sorted_ = true;
-  std::map<std::uint64_t, std::uint64_t> outside_;  // cluster begin -> end
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/algo/memory_map.hpp>
-
-namespace tpuprof {
-
-/// Memory operands per event, looked up by the event's identity (device,
-/// core, engine, group, cmd id, begin cycle), so it serves the events of a
-/// materialized_trace, also after merge_devices. An operand_source, and a
-/// region_source with the regions of every source appended.
-class operand_table {
- public:
-  operand_table() = default;
-  /// The operands of `events` per `src`, as if the events were on `device`.
-  template <event_range R, operand_source P>
-  operand_table(R&& events, const P& src, std::uint8_t device = 0) {
-    append(events, src, device);
-  }
-
-  /// Adds the operands of `events` per `src` (a dump decoded alone, whose
-  /// events merge_devices will put on `device`), and its regions if it names any.
-  template <event_range R, operand_source P>
-  void append(R&& events, const P& src, std::uint8_t device = 0) {
-    for (const engine_event& e : events) {
-      const std::size_t first = ops_.size();
-      for (const regs::mem_operand& m : src.operands(e)) ops_.push_back(m);
-      if (ops_.size() == first) continue;
-      engine_event k = e;
-      k.device = device;
-      index_.insert_or_assign(key_of(k), span_ref{first, ops_.size() - first});
-    }
-    if constexpr (region_source<P>)
-      for (const regs::memory_region& r : src.memory_regions()) regions_.push_back(r);
-  }
-
-  /// The operands of `e` (empty when none are known).
-  std::span<const regs::mem_operand> operands(const engine_event& e) const {
-    auto it = index_.find(key_of(e));
-    if (it == index_.end()) return {};
-    return std::span<const regs::mem_operand>(ops_).subspan(it->second.first, it->second.count);
-  }
-  const std::vector<regs::memory_region>& memory_regions() const noexcept { return regions_; }
-
-  std::size_t size() const noexcept { return ops_.size(); }  ///< operands held
-  bool empty() const noexcept { return ops_.empty(); }
-
- private:
-  struct key {
-    std::uint64_t begin_cycle;
-    std::uint32_t cmd_id;
-    std::uint32_t track;  // track_key::packed()
-    std::uint16_t group;
-    friend bool operator==(const key&, const key&) = default;
-  };
-  struct key_hash {
-    std::size_t operator()(const key& k) const noexcept {
-      std::uint64_t h = k.begin_cycle * 0x9E3779B97F4A7C15ull;
-      h ^= (std::uint64_t{k.cmd_id} << 32 | std::uint64_t{k.track} << 8 | k.group) +
-           0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
-      return static_cast<std::size_t>(h ^ (h >> 29));
-    }
-  };
-  struct span_ref {
-    std::size_t first, count;
-  };
-  static key key_of(const engine_event& e) noexcept {
-    return {e.begin_cycle, e.cmd_id, track_of(e).packed(), e.group};
-  }
-
-  std::vector<regs::mem_operand> ops_;
-  std::unordered_map<key, span_ref, key_hash> index_;
-  std::vector<regs::memory_region> regions_;
-};
-
-static_assert(region_source<operand_table>);
-
-}  // namespace tpuprof
-// ---- end <tpuprof/views/operand_table.hpp>
-
-namespace tpuprof {
-
-/// The events of one engine of a trace, in the trace's order: a sized
-/// random-access view over a table of event indices (no copies). A range-v3
-/// view, so range-v3 and tpuprof pipes take it as an rvalue.
-class engine_events : public ranges::view_facade<engine_events, ranges::finite> {
-  friend ranges::range_access;
-  struct cursor {
-    const engine_event* base = nullptr;
-    const std::uint32_t* at = nullptr;
-    const engine_event& read() const noexcept { return base[*at]; }
-    bool equal(const cursor& o) const noexcept { return at == o.at; }
-    void next() noexcept { ++at; }
-    void prev() noexcept { --at; }
-    void advance(std::ptrdiff_t n) noexcept { at += n; }
-    std::ptrdiff_t distance_to(const cursor& o) const noexcept { return o.at - at; }
-  };
-  cursor begin_cursor() const noexcept { return {base_, index_.data()}; }
-  cursor end_cursor() const noexcept { return {base_, index_.data() + index_.size()}; }
-
-  const engine_event* base_ = nullptr;
-  std::span<const std::uint32_t> index_;
-
- public:
-  engine_events() = default;
-  engine_events(const engine_event* base, std::span<const std::uint32_t> index) noexcept
-      : base_(base), index_(index) {}
-};
-
-/// What open() returns: a decoded dump in memory, the same API for every chip.
-/// A decoded_trace (every sink and view takes it) and a region_source (the
-/// HTML report's memory charts, views::memory_map), with the operands kept
-/// when open_options::keep_operands was set.
-class trace {
- public:
-  trace() : trace(materialized_trace{}) {}
-  /// Takes a decoded dump (events grouped by track, time ordered within one)
-  /// and, optionally, the operands of its events.
-  explicit trace(materialized_trace t, operand_table ops = {})
-      : t_(std::move(t)), ops_(std::move(ops)) {
-    index_engines();
-  }
-  trace(const trace& o) : t_(o.t_), ops_(o.ops_) { index_engines(); }
-  trace(trace&&) noexcept = default;  // vectors keep their buffers: views stay valid
-  trace& operator=(const trace& o) { return *this = trace(o); }
-  trace& operator=(trace&&) noexcept = default;
-
-  /// Chip, source, devices, cores, tracks (clocks, record counts), names, span.
-  const trace_info& info() const noexcept { return t_.meta; }
-  /// What the decoder noticed (wraps, lost records, unmatched commands, notes).
-  const decode_diagnostics& diagnostics() const noexcept { return t_.meta.diagnostics; }
-  /// Every hardware event (TIU, GDMA, SDMA, CDMA): grouped by track in
-  /// track_less order, time ordered within a track.
-  const std::vector<engine_event>& events() const noexcept { return t_.hw; }
-  /// The hardware events of engine `e` (all devices and cores), in events()
-  /// order; empty for the derived engines (layer, mcu, ...: see spans()).
-  engine_events events(engine e) const noexcept {
-    const auto i = static_cast<std::size_t>(e);
-    if (i >= engine_count) return {};
-    return engine_events(
-        t_.hw.data(),
-        std::span<const std::uint32_t>(by_engine_).subspan(first_[i], first_[i + 1] - first_[i]));
-  }
-  /// Derived rows: layers, MCU records, kernel functions, subnets.
-  const std::vector<engine_event>& spans() const noexcept { return t_.derived; }
-  /// Memory ranges the command of `e` reads and writes; empty when unknown or
-  /// when operands were not kept (open_options::keep_operands).
-  std::span<const regs::mem_operand> operands(const engine_event& e) const {
-    return ops_.operands(e);
-  }
-  /// Named address ranges (local memory banks, device buffers) of the dumps
-  /// whose operands were kept.
-  const std::vector<regs::memory_region>& memory_regions() const noexcept {
-    return ops_.memory_regions();
-  }
-  /// True when at least one event has operands.
-  bool has_operands() const noexcept { return !ops_.empty(); }
-
- private:
-  /// Indexes the events by engine (stable: events() order within an engine).
-  void index_engines() {
-    if (t_.hw.size() > std::numeric_limits<std::uint32_t>::max())
-      throw std::length_error("tpuprof::trace: more than 2^32 events");
-    first_.fill(0);
-    for (const auto& e : t_.hw) ++first_[static_cast<std::size_t>(e.engine) + 1];
-    for (std::size_t i = 1; i <= engine_count; ++i) first_[i] += first_[i - 1];
-    by_engine_.assign(t_.hw.size(), 0);
-    auto next = first_;
-    for (std::uint32_t k = 0; k < t_.hw.size(); ++k)
-      by_engine_[next[static_cast<std::size_t>(t_.hw[k].engine)]++] = k;
-  }
-
-  materialized_trace t_;
-  operand_table ops_;
-  std::vector<std::uint32_t> by_engine_;               ///< event indices, grouped by engine
-  std::array<std::size_t, engine_count + 1> first_{};  ///< engine e: [first_[e], first_[e+1])
-};
-
-static_assert(decoded_trace<trace>);
-static_assert(region_source<trace>);
-static_assert(std::ranges::random_access_range<engine_events>);
-static_assert(std::ranges::sized_range<engine_events>);
-static_assert(event_range<engine_events>);
-
-}  // namespace tpuprof
-// ---- end <tpuprof/trace.hpp>
-
-namespace tpuprof {
-
-/// Everything open() can be told; the defaults decode a dump as its files say.
-struct open_options {
-  /// Chip to decode as: a chip's cli_name or name, case-insensitive ("bm1684x",
-  /// "aks", "aksv", "BM1684X", "SG2260", "SG2260E"). Empty: detected from
-  /// global.profile. An unknown name throws std::invalid_argument.
-  std::string chip;
-  /// TIU clock in MHz for cycle -> ns; unset: the dump's tpu_freq, else the chip default.
-  std::optional<double> tiu_freq_mhz;
-  /// Likewise for the DMA engines (GDMA, SDMA, CDMA).
-  std::optional<double> dma_freq_mhz;
-  /// Keep only cores 0..num_core-1 (CDMA ports are kept); 0 keeps every core.
-  unsigned num_core = 0;
-  /// Keep the memory operands of every event that has them, for
-  /// trace::operands() and the HTML report's memory charts (SG2260 family:
-  /// about 0.5-1 KiB per command; off by default).
-  bool keep_operands = false;
-  /// SG2260 family: compute the uArch rate of TIU commands (a quarter of a
-  /// mode-2 decode); off leaves engine_event::uarch_rate NaN. BM1684X rates
-  /// come with the command tables and are always set.
-  bool uarch = true;
-  /// Called before each dump of a parent directory is decoded (progress).
-  std::function<void(const std::filesystem::path& dir, std::size_t index, std::size_t count)>
-      on_dump;
-};
-
-/// The chip of a dump could not be told from its files (no or unknown arch=,
-/// no global.profile): give open_options::chip. A decode_error, so callers that
-/// only catch decode_error see it too; what() is detect_dump's message.
-class detect_error : public decode_error {
- public:
-  using decode_error::decode_error;
-};
-
-#ifdef TPUPROF_COMPILED_LIB
-/// Compiled mode: tpuprof::open for every supported chip, defined once in
-/// tpuprof::tpuprof_compiled (the same behaviour as the templates of open.hpp).
-trace open(io::dump_files files, const open_options& o = {});
-trace open(std::vector<io::dump_files> devices, const open_options& o = {});
-trace open(const std::filesystem::path& input, const open_options& o = {});
-#endif
-
-}  // namespace tpuprof
-// ---- end <tpuprof/open_options.hpp>
-#else
 // ---- begin <tpuprof/decode.hpp>
 /// The typed decoders and what they need, for code that knows its chip (or
 /// dispatches itself): every chip's traits (chips::all), bmprofile_decoder,
@@ -16871,23 +16361,6 @@ inline materialized_trace merge_devices(std::vector<materialized_trace> parts) {
 
 
 
-#ifdef TPUPROF_COMPILED_LIB
-namespace tpuprof {
-extern template class bmprofile_decoder<chips::bm1684x>;
-namespace cdm {
-extern template class cdm_decoder<chips::aks>;
-extern template class cdm_decoder<chips::aksv>;
-extern template void detail::emit<chips::aks>(detail::decode_state&);
-extern template void detail::emit<chips::aksv>(detail::decode_state&);
-}  // namespace cdm
-namespace regs::sg2260 {
-extern template decode_status decode<chips::aks>(engine, std::span<const std::byte>, instruction&);
-extern template decode_status decode<chips::aksv>(engine, std::span<const std::byte>, instruction&);
-extern template ops_result tiu_ops<chips::aks>(std::span<const std::byte>);
-extern template ops_result tiu_ops<chips::aksv>(std::span<const std::byte>);
-}  // namespace regs::sg2260
-}  // namespace tpuprof
-#endif
 // ---- end <tpuprof/detail/extern_templates.hpp>
 // ---- end <tpuprof/decode.hpp>
 // ---- begin <tpuprof/open.hpp>
@@ -16898,6 +16371,507 @@ extern template ops_result tiu_ops<chips::aksv>(std::span<const std::byte>);
 /// using the typed decoders (bmprofile_decoder<C>, cdm::cdm_decoder<C>).
 
 
+// ---- begin <tpuprof/open_options.hpp>
+/// open_options: what tpuprof::open() can be told, and detect_error. Light:
+/// no decoder. In compiled mode (TPUPROF_COMPILED_LIB) it also declares the
+/// open() overloads that tpuprof::tpuprof_compiled defines (src/open.cpp), so
+/// the umbrella need not parse any decoder; header-only code gets the
+/// templates of <tpuprof/open.hpp> instead.
+
+
+// ---- begin <tpuprof/trace.hpp>
+/// tpuprof::trace: what tpuprof::open returns, a decoded dump in memory with
+/// the same API for every chip. Light entry header: no decoders, so code that
+/// takes a trace (but does not open one) compiles fast.
+
+
+
+// ---- begin <tpuprof/views/operand_table.hpp>
+/// operand_table: the memory operands of a decoded trace's events, copied so
+/// they outlive the decoder (materialize() keeps only the events).
+
+
+// ---- begin <tpuprof/algo/memory_map.hpp>
+/// algo::memory_map: the memory operands of events as space-time rectangles
+/// (what tpu_profile.py draws in its LOCAL MEM / GLOBAL MEM charts), their
+/// address extents per memory kind, and the address bands a chart shows.
+
+
+// ---- begin <tpuprof/views/event_range.hpp>
+/// event_range: the concept every tpuprof view and aggregation accepts, and
+/// track_key, the (device, unit, engine) identity of an event queue.
+
+
+
+namespace tpuprof {
+
+/// One event queue: an engine of one core (or CDMA port) of one device.
+struct track_key {
+  std::uint8_t device = 0;
+  std::uint8_t unit = 0;  ///< core, or CDMA port
+  engine eng = engine::tiu;
+
+  friend constexpr bool operator==(const track_key&, const track_key&) noexcept = default;
+  friend constexpr auto operator<=>(const track_key&, const track_key&) noexcept = default;
+  /// Packed form (device << 16 | unit << 8 | engine), for hashing and sorting.
+  constexpr std::uint32_t packed() const noexcept {
+    return static_cast<std::uint32_t>(device) << 16 | static_cast<std::uint32_t>(unit) << 8 |
+           static_cast<std::uint32_t>(eng);
+  }
+};
+
+/// The queue an event belongs to.
+constexpr track_key track_of(const engine_event& e) noexcept {
+  return {e.device, e.unit, e.engine};
+}
+
+}  // namespace tpuprof
+// ---- end <tpuprof/views/event_range.hpp>
+
+namespace tpuprof {
+
+/// The two charts: per-lane local memory, and everything addressed globally
+/// (DDR, L2, static memory), as tpu_profile.py splits them.
+enum class memory_panel : std::uint8_t { local, global };
+
+constexpr memory_panel panel_of(regs::mem_kind k) noexcept {
+  return k == regs::mem_kind::local ? memory_panel::local : memory_panel::global;
+}
+constexpr std::string_view name(memory_panel p) noexcept {
+  return p == memory_panel::local ? "LOCAL MEM" : "GLOBAL MEM";
+}
+
+/// One operand of one event: a rectangle over the event's duration (x) and
+/// the bytes it covers (y).
+struct memory_rect {
+  double begin_ns = 0, end_ns = 0;
+  std::uint64_t address = 0;  ///< local memory: offset inside a lane
+  std::uint64_t size = 0;     ///< bytes covered, strides included
+  regs::mem_kind kind = regs::mem_kind::unknown;
+  bool write = false;
+  std::uint8_t operand = 0;  ///< position among the command's operands (or results)
+  std::size_t event = 0;     ///< position of the event in the input range
+
+  constexpr std::uint64_t end() const noexcept { return address + size; }
+};
+
+/// Where the rectangles of one memory kind lie.
+struct memory_extent {
+  regs::mem_kind kind = regs::mem_kind::unknown;
+  std::uint64_t begin = std::numeric_limits<std::uint64_t>::max();  ///< lowest address
+  std::uint64_t end = 0;                                            ///< highest address + size
+  std::uint64_t reads = 0, writes = 0;                              ///< rectangles
+  std::uint64_t bytes_read = 0, bytes_written = 0;                  ///< sum of sizes
+};
+
+/// memory_map's result: the rectangles in input order and one extent per
+/// memory kind present (ordered by kind).
+struct memory_map_report {
+  std::vector<memory_rect> rects;
+  std::vector<memory_extent> extents;
+
+  const memory_extent* extent(regs::mem_kind k) const noexcept {
+    for (const auto& x : extents)
+      if (x.kind == k) return &x;
+    return nullptr;
+  }
+};
+
+/// Calls `f(const memory_rect&)` for every memory operand of every event, in
+/// input order; immediates (mem_kind::constant) are skipped. Returns how many
+/// rectangles it gave. One pass, no allocation of its own.
+template <event_range R, operand_source P, class F>
+  requires std::invocable<F&, const memory_rect&>
+std::size_t for_each_memory_rect(R&& events, const P& src, F&& f) {
+  std::size_t n = 0, i = 0;
+  for (const engine_event& e : events) {
+    for (const regs::mem_operand& m : src.operands(e)) {
+      if (m.kind == regs::mem_kind::constant) continue;
+      memory_rect r;
+      r.begin_ns = e.begin_ns;
+      r.end_ns = e.end_ns;
+      r.address = m.address;
+      r.size = m.size;
+      r.kind = m.kind;
+      r.write = m.write;
+      r.operand = m.index;
+      r.event = i;
+      f(static_cast<const memory_rect&>(r));
+      ++n;
+    }
+    ++i;
+  }
+  return n;
+}
+
+namespace algo {
+
+/// Every memory operand of `events` (per `src`) as a rectangle, with the
+/// address extent of each memory kind. Memory: 48 bytes per operand; use
+/// for_each_memory_rect to stream them instead.
+template <event_range R, operand_source P>
+memory_map_report memory_map(R&& events, const P& src) {
+  memory_map_report out;
+  std::map<regs::mem_kind, memory_extent> ext;
+  for_each_memory_rect(events, src, [&](const memory_rect& r) {
+    out.rects.push_back(r);
+    memory_extent& x = ext[r.kind];
+    x.kind = r.kind;
+    x.begin = std::min(x.begin, r.address);
+    x.end = std::max(x.end, r.end());
+    (r.write ? x.writes : x.reads) += 1;
+    (r.write ? x.bytes_written : x.bytes_read) += r.size;
+  });
+  for (const auto& [k, x] : ext) out.extents.push_back(x);
+  return out;
+}
+
+}  // namespace algo
+
+/// The address bands of one chart: every given region that an operand
+/// touches (local memory regions always: the banks stay visible), regions that
+/// overlap merged into one band ("a+b"), plus one band per cluster of operands
+/// outside every region (clusters closer than `merge_gap` bytes joined, named
+/// by their address range). Feed it with add(), read bands().
+class memory_bands {
+ public:
+  explicit memory_bands(memory_panel panel, std::uint64_t merge_gap = std::uint64_t{1} << 20)
+      : panel_(panel), gap_(merge_gap) {}
+
+  /// Registers a named region; those of another panel are ignored.
+  void add_region(const regs::memory_region& r) {
+    if (panel_of(r.kind) != panel_ || r.size == 0) return;
+    regions_.push_back({r.address, r.end(), r.name, r.kind, r.kind == regs::mem_kind::local});
+    sorted_ = false;
+  }
+  /// Registers the bytes [address, address + size) of an operand of this panel.
+  void add(std::uint64_t address, std::uint64_t size) {
+    if (!sorted_) sort_regions();
+    const std::uint64_t end = address + std::max<std::uint64_t>(size, 1);
+    // the region with the greatest start <= address that holds it
+    auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
+                               [](std::uint64_t a, const region& r) { return a < r.begin; });
+    for (auto r = it; r != regions_.begin();) {  // usually the first one tried
+      --r;
+      if (address < r->end) {
+        r->used = true;
+        return;
+      }
+      // no region at or left of r reaches the address: stop (O(log R) per operand)
+      if (max_end_[static_cast<std::size_t>(r - regions_.begin())] <= address) break;
+    }
+    add_outside(address, end);
+  }
+  void add(const memory_rect& r) {
+    if (panel_of(r.kind) == panel_) add(r.address, r.size);
+  }
+
+  /// The bands, by address; kind is that of the regions (unknown for clusters,
+  /// whose name says "0x..-0x..", and for a band that merges different kinds:
+  /// two region kinds, or a region and a cluster).
+  std::vector<regs::memory_region> bands() const {
+    struct iv {
+      std::uint64_t b, e;
+      std::string name;
+      regs::mem_kind kind;
+    };
+    std::vector<iv> v;
+    for (const region& r : regions_)
+      if (r.used) v.push_back({r.begin, r.end, r.name, r.kind});
+    for (const auto& [b, e] : outside_)
+      v.push_back({b, e, hex_range(b, e), regs::mem_kind::unknown});
+    std::sort(v.begin(), v.end(), [](const iv& a, const iv& b) { return a.b < b.b; });
+    std::vector<regs::memory_region> out;
+    for (const iv& x : v) {
+      if (!out.empty() && x.b < out.back().end()) {  // overlap: one band
+        auto& o = out.back();
+        const std::uint64_t e = std::max(o.end(), x.e);
+        o.size = e - o.address;
+        o.name += "+" + x.name;
+        if (o.kind != x.kind) o.kind = regs::mem_kind::unknown;
+        continue;
+      }
+      out.push_back({x.kind, x.b, x.e - x.b, x.name});
+    }
+    return out;
+  }
+
+ private:
+  struct region {
+    std::uint64_t begin, end;
+    std::string name;
+    regs::mem_kind kind;
+    bool used;
+  };
+  void sort_regions() {
+    std::sort(regions_.begin(), regions_.end(),
+              [](const region& a, const region& b) { return a.begin < b.begin; });
+    max_end_.resize(regions_.size());
+    for (std::size_t i = 0; i < regions_.size(); ++i)
+      max_end_[i] = std::max(i ? max_end_[i - 1] : 0, regions_[i].end);
+    sorted_ = true;
+  }
+  void add_outside(std::uint64_t b, std::uint64_t e) {
+    // merged clusters: [b, e) joins any cluster within gap_ bytes
+    auto it = outside_.upper_bound(b);
+    if (it != outside_.begin()) {
+      auto p = std::prev(it);
+      if (b - std::min(b, gap_) <= p->second) {
+        b = p->first;
+        e = std::max(e, p->second);
+        it = outside_.erase(p);
+      }
+    }
+    while (it != outside_.end() && it->first - std::min(it->first, gap_) <= e) {
+      e = std::max(e, it->second);
+      it = outside_.erase(it);
+    }
+    outside_.emplace(b, e);
+  }
+  static std::string hex_range(std::uint64_t b, std::uint64_t e) {
+    auto hex = [](std::uint64_t v) {
+      static constexpr char d[] = "0123456789abcdef";
+      std::string s;
+      do {
+        s.insert(s.begin(), d[v & 15]);
+        v >>= 4;
+      } while (v);
+      return "0x" + s;
+    };
+    return hex(b) + "-" + hex(e);
+  }
+
+  memory_panel panel_;
+  std::uint64_t gap_;
+  std::vector<region> regions_;
+  std::vector<std::uint64_t> max_end_;  ///< max end of regions_[0..i], for add()
+  bool sorted_ = true;
+  std::map<std::uint64_t, std::uint64_t> outside_;  // cluster begin -> end
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/algo/memory_map.hpp>
+
+namespace tpuprof {
+
+/// Memory operands per event, looked up by the event's identity (device,
+/// core, engine, group, cmd id, begin cycle), so it serves the events of a
+/// materialized_trace, also after merge_devices. An operand_source, and a
+/// region_source with the regions of every source appended.
+class operand_table {
+ public:
+  operand_table() = default;
+  /// The operands of `events` per `src`, as if the events were on `device`.
+  template <event_range R, operand_source P>
+  operand_table(R&& events, const P& src, std::uint8_t device = 0) {
+    append(events, src, device);
+  }
+
+  /// Adds the operands of `events` per `src` (a dump decoded alone, whose
+  /// events merge_devices will put on `device`), and its regions if it names any.
+  template <event_range R, operand_source P>
+  void append(R&& events, const P& src, std::uint8_t device = 0) {
+    for (const engine_event& e : events) {
+      const std::size_t first = ops_.size();
+      for (const regs::mem_operand& m : src.operands(e)) ops_.push_back(m);
+      if (ops_.size() == first) continue;
+      engine_event k = e;
+      k.device = device;
+      index_.insert_or_assign(key_of(k), span_ref{first, ops_.size() - first});
+    }
+    if constexpr (region_source<P>)
+      for (const regs::memory_region& r : src.memory_regions()) regions_.push_back(r);
+  }
+
+  /// The operands of `e` (empty when none are known).
+  std::span<const regs::mem_operand> operands(const engine_event& e) const {
+    auto it = index_.find(key_of(e));
+    if (it == index_.end()) return {};
+    return std::span<const regs::mem_operand>(ops_).subspan(it->second.first, it->second.count);
+  }
+  const std::vector<regs::memory_region>& memory_regions() const noexcept { return regions_; }
+
+  std::size_t size() const noexcept { return ops_.size(); }  ///< operands held
+  bool empty() const noexcept { return ops_.empty(); }
+
+ private:
+  struct key {
+    std::uint64_t begin_cycle;
+    std::uint32_t cmd_id;
+    std::uint32_t track;  // track_key::packed()
+    std::uint16_t group;
+    friend bool operator==(const key&, const key&) = default;
+  };
+  struct key_hash {
+    std::size_t operator()(const key& k) const noexcept {
+      std::uint64_t h = k.begin_cycle * 0x9E3779B97F4A7C15ull;
+      h ^= (std::uint64_t{k.cmd_id} << 32 | std::uint64_t{k.track} << 8 | k.group) +
+           0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+      return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+  };
+  struct span_ref {
+    std::size_t first, count;
+  };
+  static key key_of(const engine_event& e) noexcept {
+    return {e.begin_cycle, e.cmd_id, track_of(e).packed(), e.group};
+  }
+
+  std::vector<regs::mem_operand> ops_;
+  std::unordered_map<key, span_ref, key_hash> index_;
+  std::vector<regs::memory_region> regions_;
+};
+
+static_assert(region_source<operand_table>);
+
+}  // namespace tpuprof
+// ---- end <tpuprof/views/operand_table.hpp>
+
+namespace tpuprof {
+
+/// The events of one engine of a trace, in the trace's order: a sized
+/// random-access view over a table of event indices (no copies). A range-v3
+/// view, so range-v3 and tpuprof pipes take it as an rvalue.
+class engine_events : public ranges::view_facade<engine_events, ranges::finite> {
+  friend ranges::range_access;
+  struct cursor {
+    const engine_event* base = nullptr;
+    const std::uint32_t* at = nullptr;
+    const engine_event& read() const noexcept { return base[*at]; }
+    bool equal(const cursor& o) const noexcept { return at == o.at; }
+    void next() noexcept { ++at; }
+    void prev() noexcept { --at; }
+    void advance(std::ptrdiff_t n) noexcept { at += n; }
+    std::ptrdiff_t distance_to(const cursor& o) const noexcept { return o.at - at; }
+  };
+  cursor begin_cursor() const noexcept { return {base_, index_.data()}; }
+  cursor end_cursor() const noexcept { return {base_, index_.data() + index_.size()}; }
+
+  const engine_event* base_ = nullptr;
+  std::span<const std::uint32_t> index_;
+
+ public:
+  engine_events() = default;
+  engine_events(const engine_event* base, std::span<const std::uint32_t> index) noexcept
+      : base_(base), index_(index) {}
+};
+
+/// What open() returns: a decoded dump in memory, the same API for every chip.
+/// A decoded_trace (every sink and view takes it) and a region_source (the
+/// HTML report's memory charts, views::memory_map), with the operands kept
+/// when open_options::keep_operands was set.
+class trace {
+ public:
+  trace() : trace(materialized_trace{}) {}
+  /// Takes a decoded dump (events grouped by track, time ordered within one)
+  /// and, optionally, the operands of its events.
+  explicit trace(materialized_trace t, operand_table ops = {})
+      : t_(std::move(t)), ops_(std::move(ops)) {
+    index_engines();
+  }
+  trace(const trace& o) : t_(o.t_), ops_(o.ops_) { index_engines(); }
+  trace(trace&&) noexcept = default;  // vectors keep their buffers: views stay valid
+  trace& operator=(const trace& o) { return *this = trace(o); }
+  trace& operator=(trace&&) noexcept = default;
+
+  /// Chip, source, devices, cores, tracks (clocks, record counts), names, span.
+  const trace_info& info() const noexcept { return t_.meta; }
+  /// What the decoder noticed (wraps, lost records, unmatched commands, notes).
+  const decode_diagnostics& diagnostics() const noexcept { return t_.meta.diagnostics; }
+  /// Every hardware event (TIU, GDMA, SDMA, CDMA): grouped by track in
+  /// track_less order, time ordered within a track.
+  const std::vector<engine_event>& events() const noexcept { return t_.hw; }
+  /// The hardware events of engine `e` (all devices and cores), in events()
+  /// order; empty for the derived engines (layer, mcu, ...: see spans()).
+  engine_events events(engine e) const noexcept {
+    const auto i = static_cast<std::size_t>(e);
+    if (i >= engine_count) return {};
+    return engine_events(
+        t_.hw.data(),
+        std::span<const std::uint32_t>(by_engine_).subspan(first_[i], first_[i + 1] - first_[i]));
+  }
+  /// Derived rows: layers, MCU records, kernel functions, subnets.
+  const std::vector<engine_event>& spans() const noexcept { return t_.derived; }
+  /// Memory ranges the command of `e` reads and writes; empty when unknown or
+  /// when operands were not kept (open_options::keep_operands).
+  std::span<const regs::mem_operand> operands(const engine_event& e) const {
+    return ops_.operands(e);
+  }
+  /// Named address ranges (local memory banks, device buffers) of the dumps
+  /// whose operands were kept.
+  const std::vector<regs::memory_region>& memory_regions() const noexcept {
+    return ops_.memory_regions();
+  }
+  /// True when at least one event has operands.
+  bool has_operands() const noexcept { return !ops_.empty(); }
+
+ private:
+  /// Indexes the events by engine (stable: events() order within an engine).
+  void index_engines() {
+    if (t_.hw.size() > std::numeric_limits<std::uint32_t>::max())
+      throw std::length_error("tpuprof::trace: more than 2^32 events");
+    first_.fill(0);
+    for (const auto& e : t_.hw) ++first_[static_cast<std::size_t>(e.engine) + 1];
+    for (std::size_t i = 1; i <= engine_count; ++i) first_[i] += first_[i - 1];
+    by_engine_.assign(t_.hw.size(), 0);
+    auto next = first_;
+    for (std::uint32_t k = 0; k < t_.hw.size(); ++k)
+      by_engine_[next[static_cast<std::size_t>(t_.hw[k].engine)]++] = k;
+  }
+
+  materialized_trace t_;
+  operand_table ops_;
+  std::vector<std::uint32_t> by_engine_;               ///< event indices, grouped by engine
+  std::array<std::size_t, engine_count + 1> first_{};  ///< engine e: [first_[e], first_[e+1])
+};
+
+static_assert(decoded_trace<trace>);
+static_assert(region_source<trace>);
+static_assert(std::ranges::random_access_range<engine_events>);
+static_assert(std::ranges::sized_range<engine_events>);
+static_assert(event_range<engine_events>);
+
+}  // namespace tpuprof
+// ---- end <tpuprof/trace.hpp>
+
+namespace tpuprof {
+
+/// Everything open() can be told; the defaults decode a dump as its files say.
+struct open_options {
+  /// Chip to decode as: a chip's cli_name or name, case-insensitive ("bm1684x",
+  /// "aks", "aksv", "BM1684X", "SG2260", "SG2260E"). Empty: detected from
+  /// global.profile. An unknown name throws std::invalid_argument.
+  std::string chip;
+  /// TIU clock in MHz for cycle -> ns; unset: the dump's tpu_freq, else the chip default.
+  std::optional<double> tiu_freq_mhz;
+  /// Likewise for the DMA engines (GDMA, SDMA, CDMA).
+  std::optional<double> dma_freq_mhz;
+  /// Keep only cores 0..num_core-1 (CDMA ports are kept); 0 keeps every core.
+  unsigned num_core = 0;
+  /// Keep the memory operands of every event that has them, for
+  /// trace::operands() and the HTML report's memory charts (SG2260 family:
+  /// about 0.5-1 KiB per command; off by default).
+  bool keep_operands = false;
+  /// SG2260 family: compute the uArch rate of TIU commands (a quarter of a
+  /// mode-2 decode); off leaves engine_event::uarch_rate NaN. BM1684X rates
+  /// come with the command tables and are always set.
+  bool uarch = true;
+  /// Called before each dump of a parent directory is decoded (progress).
+  std::function<void(const std::filesystem::path& dir, std::size_t index, std::size_t count)>
+      on_dump;
+};
+
+/// The chip of a dump could not be told from its files (no or unknown arch=,
+/// no global.profile): give open_options::chip. A decode_error, so callers that
+/// only catch decode_error see it too; what() is detect_dump's message.
+class detect_error : public decode_error {
+ public:
+  using decode_error::decode_error;
+};
+
+
+}  // namespace tpuprof
+// ---- end <tpuprof/open_options.hpp>
 
 namespace tpuprof {
 
@@ -17038,7 +17012,6 @@ trace open(const std::filesystem::path& input, const open_options& o = {}) {
 
 }  // namespace tpuprof
 // ---- end <tpuprof/open.hpp>
-#endif
 
 // views and sinks
 // ---- begin <tpuprof/algo.hpp>
