@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include <tpuprof/algo/memory_map.hpp>
 #include <tpuprof/diagnostics.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/event.hpp>
@@ -27,7 +28,6 @@
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/version.hpp>
 #include <tpuprof/views/event_range.hpp>
-#include <tpuprof/algo/memory_map.hpp>
 #include <tpuprof/views/track_layout.hpp>
 #include <tpuprof/views/track_order.hpp>
 
