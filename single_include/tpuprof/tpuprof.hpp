@@ -14582,6 +14582,213 @@ struct dyn_context {
   std::int32_t next_scope = 0;  ///< func_scope_id counter (global across files)
 };
 
+namespace detail {
+
+/// The state of one walk_dyn_data call, handed by reference to the per-record
+/// helpers below (all inline: this is the hot loop of the SG2260 decode).
+template <class Chip>
+struct dyn_walk {
+  static constexpr unsigned cdma_ports = Chip::cdma_port_count;
+  static constexpr std::uint32_t rvt_wrap_limit = Chip::rvt_wrap_limit;
+  static constexpr auto E = Chip::dyn_engines;
+
+  dyn_walk(const io::byte_reader& b, dyn_context& c, dyn_extra_items& x, dyn_lists& o,
+           decode_diagnostics& d)
+      : blk(b), ctx(c), extra(x), out(o), dg(d), nwords(b.size() / 4) {}
+
+  const io::byte_reader& blk;
+  dyn_context& ctx;
+  dyn_extra_items& extra;
+  dyn_lists& out;
+  decode_diagnostics& dg;
+  std::size_t nwords = 0;
+  std::uint32_t tiu = 0, gdma = 0, sdma = 0;
+  std::vector<std::uint32_t> cdma = std::vector<std::uint32_t>(cdma_ports, 0);
+  // Tags change at FUNC / FUNC_END / BATCH_IDX only: a new table entry is
+  // made for the first command after a change.
+  dyn_tag cur;
+  std::uint32_t cur_tag = 0;
+  bool tag_changed = false;
+};
+
+/// Gives `c` the current tag, making a table entry after a tag change.
+template <class Chip>
+inline void dyn_tag_command(dyn_walk<Chip>& s, command& c) {
+  if (s.tag_changed) {
+    s.tag_changed = false;
+    if (s.cur.func == 0 && s.cur.scope < 0 && s.cur.batch < 0) {
+      s.cur_tag = 0;
+    } else {
+      s.cur_tag = static_cast<std::uint32_t>(s.ctx.tags->size());
+      s.ctx.tags->push_back(s.cur);
+    }
+  }
+  c.tag = s.cur_tag;
+}
+
+/// Replaces node `c` by the command decoded from its DYN_EXTRA item (keeping
+/// its kind and id); an undecodable item is reported and `c` is kept.
+template <class Chip>
+inline void dyn_attach_detail(dyn_walk<Chip>& s, const dyn_extra_item& detail, cmd_engine ce,
+                              command& c) {
+  command d = c;
+  std::string_view why;
+  if (decode_command<Chip>(detail.content, 0, ce, d, why) == 0) {
+    s.dg.add(diag::unknown_enum, detail.content.file(), detail.content.base(), why);
+    return;
+  }
+  d.kind = command::node;
+  d.id = c.id;
+  c = d;
+}
+
+/// After an RVT node: when the TIU id reaches the chip's wrap limit, appends
+/// the system commands closing the TIU and GDMA queues and restarts both ids.
+template <class Chip>
+inline void dyn_rvt_wrap(dyn_walk<Chip>& s) {
+  if (s.rvt_wrap_limit == 0 || s.tiu != s.rvt_wrap_limit) return;
+  command t;
+  t.tsk = tiu_sys_code;
+  t.eu = 3;
+  t.id = s.tiu;
+  s.out.tiu.push_back(t);
+  command g;
+  g.tsk = dma_sys_code;
+  g.eu = 3;
+  g.id = s.gdma;
+  s.out.gdma.push_back(g);
+  s.tiu = s.gdma = 0;
+}
+
+/// NODE_SET / RVT_NODE_SET: one command on the engine the word names.
+template <class Chip>
+inline void dyn_walk_node(dyn_walk<Chip>& s, dyn_word w, std::uint64_t at, bool rvt) {
+  const auto& E = s.E;
+  command c;
+  c.kind = command::node;
+  c.mode = rvt ? command::rvt : command::tdi;
+  c.tsk = w.tsk();
+  c.eu = w.eu();
+  c.extra = w.extra();
+  dyn_tag_command(s, c);
+  const int eng = w.engine();
+  // One DYN_EXTRA item per non-RVT node of any engine.
+  dyn_extra_item item;
+  const dyn_extra_item* detail = nullptr;
+  if (!s.extra.empty() && !rvt) {
+    if (s.extra.next(item))
+      detail = &item;
+    else
+      s.dg.add(diag::unmatched_command, s.blk.file(), at, "node without DYN_EXTRA item");
+  }
+  // The detail and wrap helpers are called only when they apply: keeps the
+  // common path short.
+  if (eng == E.bd) {
+    c.id = s.tiu++;
+    if (detail) dyn_attach_detail(s, *detail, cmd_engine::tiu, c);
+    s.out.tiu.push_back(c);
+    if (rvt) dyn_rvt_wrap(s);
+  } else if (eng == E.gdma) {
+    c.id = s.gdma++;
+    if (detail) dyn_attach_detail(s, *detail, cmd_engine::dma, c);
+    s.out.gdma.push_back(c);
+    if (rvt) dyn_rvt_wrap(s);
+  } else if (eng == E.sdma || eng == E.vsdma) {
+    c.id = s.sdma++;
+    if (detail) dyn_attach_detail(s, *detail, cmd_engine::dma, c);
+    s.out.sdma.push_back(c);
+  } else if (eng == E.cdma) {
+    const unsigned port = c.extra >> 8;
+    if (port >= s.cdma_ports) {
+      s.dg.add(diag::unknown_enum, s.blk.file(), at, "CDMA node names a port out of range");
+      return;
+    }
+    c.id = s.cdma[port]++;
+    s.out.cdma[port].push_back(c);  // CDMA detail is never used (vendor: engine 4)
+  } else if (eng == E.hau) {
+    // HAU commands have no PMU queue: dropped, as the vendor does.
+  } else {
+    s.dg.add(diag::unknown_enum, s.blk.file(), at, "node of an unknown engine");
+  }
+}
+
+/// ID_RESET: restarts the id counter of the engine (or CDMA port) it names.
+template <class Chip>
+inline void dyn_walk_id_reset(dyn_walk<Chip>& s, dyn_word w, std::uint64_t at) {
+  const auto& E = s.E;
+  const int eng = w.engine();
+  if (eng == E.bd)
+    s.tiu = 0;
+  else if (eng == E.gdma)
+    s.gdma = 0;
+  else if (eng == E.sdma || eng == E.vsdma)
+    s.sdma = 0;
+  else if (eng == E.cdma) {
+    const unsigned port = w.extra() >> 8;
+    if (port < s.cdma.size())
+      s.cdma[port] = 0;
+    else
+      s.dg.add(diag::unknown_enum, s.blk.file(), at, "ID_RESET names a CDMA port out of range");
+  }
+}
+
+/// FUNC: the kernel-function name in the words after `i` opens a new scope;
+/// `i` is advanced past them.
+template <class Chip>
+inline void dyn_walk_func(dyn_walk<Chip>& s, dyn_word w, std::uint64_t at, std::size_t& i) {
+  const std::uint32_t len = w.packed();
+  const std::size_t words = (std::size_t{len} + 3) / 4;
+  const std::size_t avail = s.nwords - i - 1;
+  const std::size_t take = words < avail ? words : avail;
+  if (take < words)
+    s.dg.add(diag::truncated_tail, s.blk.file(), at, "function name runs past DYN_DATA");
+  std::string_view raw(reinterpret_cast<const char*>(s.blk.bytes().data()) + (i + 1) * 4,
+                       std::min<std::size_t>(len, take * 4));
+  s.cur.func = s.ctx.names->intern(sanitize_utf8(raw));
+  s.cur.scope = s.ctx.next_scope++;
+  s.tag_changed = true;
+  i += take;
+}
+
+/// DES_TIU / DES_GDMA / DES_SDMA / DES_CDMA: a reference to a descriptor
+/// buffer (offset, then cmd_num in the next word); restarts all engine ids.
+/// `i` is advanced past the second word (to `nwords` when it is missing).
+template <class Chip>
+inline void dyn_walk_des(dyn_walk<Chip>& s, dyn_word w, std::uint64_t at, dyn_type type,
+                         std::size_t& i) {
+  if (i + 1 >= s.nwords) {
+    s.dg.add(diag::truncated_tail, s.blk.file(), at, "DES record without its second word");
+    i = s.nwords;
+    return;
+  }
+  command c;
+  c.kind = command::des_ref;
+  c.mode = command::des;
+  dyn_tag_command(s, c);
+  c.offset = w.packed();
+  c.cmd_num = s.blk.u32((i + 1) * 4);
+  ++i;
+  s.tiu = s.gdma = s.sdma = 0;
+  std::fill(s.cdma.begin(), s.cdma.end(), 0u);
+  if (type == dyn_type::des_tiu)
+    s.out.tiu.push_back(c);
+  else if (type == dyn_type::des_gdma)
+    s.out.gdma.push_back(c);
+  else if (type == dyn_type::des_sdma)
+    s.out.sdma.push_back(c);
+  else {
+    const unsigned port = c.cmd_num >> 28;
+    c.cmd_num &= 0xFFFFFFF;
+    if (port >= s.cdma_ports) {
+      s.dg.add(diag::unknown_enum, s.blk.file(), at, "DES_CDMA names a port out of range");
+      return;
+    }
+    s.out.cdma[port].push_back(c);
+  }
+}
+
+}  // namespace detail
+
 /// Walks one DYN_DATA block, appending commands to `out`. Mode-2 detail comes
 /// from `extra` (all DYN_EXTRA items of the file, in order, whatever the block
 /// order: the vendor only attaches them when DYN_EXTRA precedes DYN_DATA,
@@ -14591,194 +14798,43 @@ struct dyn_context {
 template <class Chip>
 void walk_dyn_data(const io::byte_reader& blk, dyn_context& ctx, dyn_extra_items& extra,
                    dyn_lists& out, decode_diagnostics& dg) {
-  constexpr unsigned cdma_ports = Chip::cdma_port_count;
-  constexpr std::uint32_t rvt_wrap_limit = Chip::rvt_wrap_limit;
-  const std::size_t nwords = blk.size() / 4;
+  detail::dyn_walk<Chip> s(blk, ctx, extra, out, dg);
+  const std::size_t nwords = s.nwords;
   if (blk.size() % 4)
     dg.add(diag::truncated_tail, blk.file(), blk.base() + nwords * 4,
            "DYN_DATA length not a multiple of 4");
-  if (out.cdma.size() < cdma_ports) out.cdma.resize(cdma_ports);
-  std::uint32_t tiu = 0, gdma = 0, sdma = 0;
-  std::vector<std::uint32_t> cdma(cdma_ports, 0);
-  // Tags change at FUNC / FUNC_END / BATCH_IDX only: a new table entry is
-  // made for the first command after a change.
-  dyn_tag cur;
-  std::uint32_t cur_tag = 0;
-  bool tag_changed = false;
-  auto retag = [&] { tag_changed = true; };
-  constexpr auto E = Chip::dyn_engines;
-  auto tag = [&](command& c) {
-    if (tag_changed) {
-      tag_changed = false;
-      if (cur.func == 0 && cur.scope < 0 && cur.batch < 0) {
-        cur_tag = 0;
-      } else {
-        cur_tag = static_cast<std::uint32_t>(ctx.tags->size());
-        ctx.tags->push_back(cur);
-      }
-    }
-    c.tag = cur_tag;
-  };
+  if (out.cdma.size() < s.cdma_ports) out.cdma.resize(s.cdma_ports);
   const std::byte* word_bytes = blk.bytes().data();  // i < nwords: in bounds
-  auto word = [&](std::size_t i) {
-    return dyn_word{io::load_le<std::uint32_t>(word_bytes + i * 4)};
-  };
   for (std::size_t i = 0; i < nwords; ++i) {
-    const dyn_word w = word(i);
+    const dyn_word w{io::load_le<std::uint32_t>(word_bytes + i * 4)};
     const std::uint64_t at = blk.base() + i * 4;
     const auto type = static_cast<dyn_type>(w.type());
     switch (type) {
       case dyn_type::node_set:
-      case dyn_type::rvt_node_set: {
-        const bool rvt = type == dyn_type::rvt_node_set;
-        command c;
-        c.kind = command::node;
-        c.mode = rvt ? command::rvt : command::tdi;
-        c.tsk = w.tsk();
-        c.eu = w.eu();
-        c.extra = w.extra();
-        tag(c);
-        const int eng = w.engine();
-        // One DYN_EXTRA item per non-RVT node of any engine.
-        dyn_extra_item item;
-        const dyn_extra_item* detail = nullptr;
-        if (!extra.empty() && !rvt) {
-          if (extra.next(item))
-            detail = &item;
-          else
-            dg.add(diag::unmatched_command, blk.file(), at, "node without DYN_EXTRA item");
-        }
-        // Both helpers are called only when they apply: keeps the common path short.
-        auto attach_detail = [&](cmd_engine ce) {
-          command d = c;
-          std::string_view why;
-          if (decode_command<Chip>(detail->content, 0, ce, d, why) == 0) {
-            dg.add(diag::unknown_enum, detail->content.file(), detail->content.base(), why);
-            return;
-          }
-          d.kind = command::node;
-          d.id = c.id;
-          c = d;
-        };
-        auto rvt_wrap = [&]() {
-          if (rvt_wrap_limit == 0 || tiu != rvt_wrap_limit) return;
-          command t;
-          t.tsk = tiu_sys_code;
-          t.eu = 3;
-          t.id = tiu;
-          out.tiu.push_back(t);
-          command g;
-          g.tsk = dma_sys_code;
-          g.eu = 3;
-          g.id = gdma;
-          out.gdma.push_back(g);
-          tiu = gdma = 0;
-        };
-        if (eng == E.bd) {
-          c.id = tiu++;
-          if (detail) attach_detail(cmd_engine::tiu);
-          out.tiu.push_back(c);
-          if (rvt) rvt_wrap();
-        } else if (eng == E.gdma) {
-          c.id = gdma++;
-          if (detail) attach_detail(cmd_engine::dma);
-          out.gdma.push_back(c);
-          if (rvt) rvt_wrap();
-        } else if (eng == E.sdma || eng == E.vsdma) {
-          c.id = sdma++;
-          if (detail) attach_detail(cmd_engine::dma);
-          out.sdma.push_back(c);
-        } else if (eng == E.cdma) {
-          const unsigned port = c.extra >> 8;
-          if (port >= cdma_ports) {
-            dg.add(diag::unknown_enum, blk.file(), at, "CDMA node names a port out of range");
-            break;
-          }
-          c.id = cdma[port]++;
-          out.cdma[port].push_back(c);  // CDMA detail is never used (vendor: engine 4)
-        } else if (eng == E.hau) {
-          // HAU commands have no PMU queue: dropped, as the vendor does.
-        } else {
-          dg.add(diag::unknown_enum, blk.file(), at, "node of an unknown engine");
-        }
+      case dyn_type::rvt_node_set:
+        detail::dyn_walk_node(s, w, at, type == dyn_type::rvt_node_set);
         break;
-      }
-      case dyn_type::id_reset: {
-        const int eng = w.engine();
-        if (eng == E.bd)
-          tiu = 0;
-        else if (eng == E.gdma)
-          gdma = 0;
-        else if (eng == E.sdma || eng == E.vsdma)
-          sdma = 0;
-        else if (eng == E.cdma) {
-          const unsigned port = w.extra() >> 8;
-          if (port < cdma.size())
-            cdma[port] = 0;
-          else
-            dg.add(diag::unknown_enum, blk.file(), at, "ID_RESET names a CDMA port out of range");
-        }
+      case dyn_type::id_reset:
+        detail::dyn_walk_id_reset(s, w, at);
         break;
-      }
-      case dyn_type::func: {
-        const std::uint32_t len = w.packed();
-        const std::size_t words = (std::size_t{len} + 3) / 4;
-        const std::size_t avail = nwords - i - 1;
-        const std::size_t take = words < avail ? words : avail;
-        if (take < words)
-          dg.add(diag::truncated_tail, blk.file(), at, "function name runs past DYN_DATA");
-        std::string_view raw(reinterpret_cast<const char*>(blk.bytes().data()) + (i + 1) * 4,
-                             std::min<std::size_t>(len, take * 4));
-        cur.func = ctx.names->intern(sanitize_utf8(raw));
-        cur.scope = ctx.next_scope++;
-        retag();
-        i += take;
+      case dyn_type::func:
+        detail::dyn_walk_func(s, w, at, i);
         break;
-      }
       case dyn_type::func_end:
-        cur.func = 0;
-        cur.scope = -1;
-        retag();
+        s.cur.func = 0;
+        s.cur.scope = -1;
+        s.tag_changed = true;
         break;
       case dyn_type::batch_idx:
-        cur.batch = static_cast<std::int32_t>(w.packed());
-        retag();
+        s.cur.batch = static_cast<std::int32_t>(w.packed());
+        s.tag_changed = true;
         break;
       case dyn_type::des_tiu:
       case dyn_type::des_gdma:
       case dyn_type::des_sdma:
-      case dyn_type::des_cdma: {
-        if (i + 1 >= nwords) {
-          dg.add(diag::truncated_tail, blk.file(), at, "DES record without its second word");
-          i = nwords;
-          break;
-        }
-        command c;
-        c.kind = command::des_ref;
-        c.mode = command::des;
-        tag(c);
-        c.offset = w.packed();
-        c.cmd_num = blk.u32((i + 1) * 4);
-        ++i;
-        tiu = gdma = sdma = 0;
-        std::fill(cdma.begin(), cdma.end(), 0u);
-        if (type == dyn_type::des_tiu)
-          out.tiu.push_back(c);
-        else if (type == dyn_type::des_gdma)
-          out.gdma.push_back(c);
-        else if (type == dyn_type::des_sdma)
-          out.sdma.push_back(c);
-        else {
-          const unsigned port = c.cmd_num >> 28;
-          c.cmd_num &= 0xFFFFFFF;
-          if (port >= cdma_ports) {
-            dg.add(diag::unknown_enum, blk.file(), at, "DES_CDMA names a port out of range");
-            break;
-          }
-          out.cdma[port].push_back(c);
-        }
+      case dyn_type::des_cdma:
+        detail::dyn_walk_des(s, w, at, type, i);
         break;
-      }
       case dyn_type::node_wait:
       case dyn_type::cdma:
       case dyn_type::gde:
