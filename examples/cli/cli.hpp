@@ -46,18 +46,12 @@ struct subcommand {
 };
 
 /// Adds a subcommand to `app`: its options bound to its own state, the common
-/// ones (add_common) to `o`. Each subcommand's file defines one; main.cpp lists them.
+/// ones (add_common) to `o`. Each subcommand's file defines one; subcommands.def lists them.
 using register_fn = subcommand (*)(CLI::App& app, common_options& o);
 
-subcommand register_info(CLI::App& app, common_options& o);
-subcommand register_convert(CLI::App& app, common_options& o);
-subcommand register_summary(CLI::App& app, common_options& o);
-subcommand register_top(CLI::App& app, common_options& o);
-subcommand register_gaps(CLI::App& app, common_options& o);
-subcommand register_group(CLI::App& app, common_options& o);
-subcommand register_report(CLI::App& app, common_options& o);
-subcommand register_diff(CLI::App& app, common_options& o);
-subcommand register_synth(CLI::App& app, common_options& o);
+#define TPUPROF_SUBCOMMAND(name) subcommand register_##name(CLI::App& app, common_options& o);
+#include "subcommands.def"
+#undef TPUPROF_SUBCOMMAND
 
 /// Input, chip and clock options shared by the decoding subcommands, with
 /// bigTpuProfile's spellings as aliases.

@@ -20,12 +20,12 @@
 
 namespace {
 
-/// The subcommands, in --help order. Adding one: its file and a line here
-/// (and its register_ declaration in cli.hpp).
+/// The subcommands, in --help order (subcommands.def: adding one is its file
+/// and one line there).
 constexpr cli::register_fn subcommands[] = {
-    cli::register_info,   cli::register_convert, cli::register_summary,
-    cli::register_top,    cli::register_gaps,    cli::register_group,
-    cli::register_report, cli::register_diff,    cli::register_synth,
+#define TPUPROF_SUBCOMMAND(name) cli::register_##name,
+#include "subcommands.def"
+#undef TPUPROF_SUBCOMMAND
 };
 
 }  // namespace
