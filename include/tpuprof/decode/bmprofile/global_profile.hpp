@@ -143,7 +143,11 @@ inline global_profile parse_global_profile(const io::byte_reader& r, decode_diag
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     if (line.empty()) continue;
 
-    if (line.find("bd cmd_id") != std::string_view::npos) {
+    // newer runtimes print TIU nodes with the `gdma cmd_id` prefix: bd_func tells them apart
+    const bool tiu_node = line.find("bd cmd_id") != std::string_view::npos ||
+                          (line.find("gdma cmd_id") != std::string_view::npos &&
+                           detail::kv(line, "bd_func") && !detail::kv(line, "gdma_dir"));
+    if (tiu_node) {
       auto& s = ensure_subnet();
       node_info n;
       n.bd_id = static_cast<std::uint32_t>(num(need(line, off, "bd_id"), off, "bd_id"));
