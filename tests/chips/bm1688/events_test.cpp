@@ -1,6 +1,7 @@
 // BM1688 and CV184X real captures against the vendor's own output (tpu_profile.py --mode time):
 // tests/data/{bm1688,cv184x}_vendor_events.csv, made as tests/data/README.md says.
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -51,7 +52,7 @@ std::string vendor_gdma_name(std::string_view op, direction d) {
 }
 
 struct totals {
-  std::size_t tiu = 0, gdma = 0, checked = 0;
+  std::size_t tiu = 0, gdma = 0, checked = 0, rates = 0;
 };
 
 /// Every event of the decoder equals the vendor's row of the same position.
@@ -83,6 +84,11 @@ totals check_against_vendor(const std::string& dump, const std::string& csv) {
       CHECK(std::string(names[e.op]) == r[11]);
       CHECK(std::string(names[e.op_type]) == r[10]);
       CHECK(!e.has_bytes());
+      // the vendor prints "{:.1%}" of alg ops / uArch ops
+      char rate[32];
+      std::snprintf(rate, sizeof rate, "%.1f%%", static_cast<double>(e.uarch_rate) * 100.0);
+      CHECK(std::string(rate) == r[18]);
+      ++t.rates;
     } else {
       ++t.gdma;
       REQUIRE(e.has_bytes());
@@ -100,20 +106,22 @@ totals check_against_vendor(const std::string& dump, const std::string& csv) {
 
 }  // namespace
 
-TEST_CASE("BM1688 capture: every event equals the vendor's (137 TIU + 166 GDMA)") {
+TEST_CASE("BM1688 capture: every event equals the vendor's (137 TIU + 166 GDMA, uArch rates)") {
   const auto t = check_against_vendor<tpuprof::chips::bm1688>(samples + "/bm1688/bmprofile_data-1",
                                                               "bm1688_vendor_events.csv");
   CHECK(t.tiu == 137);
   CHECK(t.gdma == 166);
   CHECK(t.checked == 303);
+  CHECK(t.rates == 137);
 }
 
-TEST_CASE("CV184X capture: every event equals the vendor's (116 TIU + 225 GDMA)") {
+TEST_CASE("CV184X capture: every event equals the vendor's (116 TIU + 225 GDMA, uArch rates)") {
   const auto t = check_against_vendor<tpuprof::chips::cv184x>(samples + "/cv184x/bmprofile_data-1",
                                                               "cv184x_vendor_events.csv");
   CHECK(t.tiu == 116);
   CHECK(t.gdma == 225);
   CHECK(t.checked == 341);
+  CHECK(t.rates == 116);
 }
 
 TEST_CASE("BM1688 / CV184X: info, tracks, clocks and detection") {

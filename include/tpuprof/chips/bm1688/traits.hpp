@@ -11,6 +11,8 @@
 
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/chips/bm1688/isa_table.hpp>
+#include <tpuprof/chips/bm1688/regs.hpp>
+#include <tpuprof/chips/common/perfai_uarch.hpp>
 #include <tpuprof/chips/isa_entry.hpp>
 #include <tpuprof/command_frame.hpp>
 #include <tpuprof/engine.hpp>
@@ -67,6 +69,12 @@ struct bm1688 {
     const auto c = e == engine::tiu ? tiu_class(bm1688_isa::tiu_entries, heads, w0)
                                     : gdma_class(bm1688_isa::gdma_entries, heads, w0);
     return c ? c->cls : std::string_view{};
+  }
+  /// alg / uArch ops of a TIU command as the vendor computes them (NPU_NUM, EU_BYTES and
+  /// IC_PARALLEL from the compiler header); NaN for classes not covered.
+  static float uarch_rate(std::string_view cls, std::string_view op,
+                          std::span<const std::byte> cmd) {
+    return perfai_uarch_rate(table_named(regs::bm1688::all_tables, cls), op, cmd, {32, 16, 32});
   }
   /// Commands are packed back to back.
   static constexpr bool realigns_after(std::string_view) noexcept { return false; }

@@ -69,6 +69,8 @@ engine_event indexed_event(const indexed_core& c, int e, std::size_t k, ns_span 
     ev.op = names.intern(cmd.frame.op);
     ev.op_type = names.intern(cmd.cls);
     if (e == 1) ev.set_dir(Chip::gdma_direction(cmd.bytes));
+    if constexpr (requires { Chip::uarch_rate(cmd.cls, cmd.frame.op, cmd.bytes); })
+      if (e == 0) ev.uarch_rate = Chip::uarch_rate(cmd.cls, cmd.frame.op, cmd.bytes);
   }
   return ev;
 }
