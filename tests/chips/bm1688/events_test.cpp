@@ -52,7 +52,7 @@ std::string vendor_gdma_name(std::string_view op, direction d) {
 }
 
 struct totals {
-  std::size_t tiu = 0, gdma = 0, checked = 0, rates = 0;
+  std::size_t tiu = 0, gdma = 0, checked = 0, rates = 0, layers = 0;
 };
 
 /// Every event of the decoder equals the vendor's row of the same position.
@@ -79,6 +79,8 @@ totals check_against_vendor(const std::string& dump, const std::string& csv) {
     CHECK(e.begin_cycle == std::stoull(r[8]));
     CHECK(e.end_cycle == std::stoull(r[9]));
     CHECK(e.matched());
+    CHECK(e.layer_id == (r[19] == "-" ? -1 : std::stoi(r[19])));
+    if (e.layer_id >= 0) ++t.layers;
     if (e.engine == engine::tiu) {
       ++t.tiu;
       CHECK(std::string(names[e.op]) == r[11]);
@@ -113,6 +115,7 @@ TEST_CASE("BM1688 capture: every event equals the vendor's (137 TIU + 166 GDMA, 
   CHECK(t.gdma == 166);
   CHECK(t.checked == 303);
   CHECK(t.rates == 137);
+  CHECK(t.layers == 302);  // system.end has no node line
 }
 
 TEST_CASE("CV184X capture: every event equals the vendor's (116 TIU + 225 GDMA, uArch rates)") {
@@ -122,6 +125,7 @@ TEST_CASE("CV184X capture: every event equals the vendor's (116 TIU + 225 GDMA, 
   CHECK(t.gdma == 225);
   CHECK(t.checked == 341);
   CHECK(t.rates == 116);
+  CHECK(t.layers == 339);  // nor have system.end and dma.sys.chain_end
 }
 
 TEST_CASE("BM1688 / CV184X: info, tracks, clocks and detection") {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <tpuprof/decode/bmprofile/global_profile.hpp>
 #include <tpuprof/decode/bmprofile/indexed.hpp>
 #include <tpuprof/decode/bmprofile/records.hpp>
 #include <tpuprof/decode/bmprofile/time.hpp>
@@ -151,6 +152,25 @@ std::vector<pmu_list> indexed_lists(std::vector<indexed_core>& cores, const cloc
   std::sort(info.tracks.begin(), info.tracks.end(), track_less);
   info.cores = std::max(ran, 1u);
   return out;
+}
+
+/// Layer ids from global.profile's node lines: the k-th line of an engine and core is its
+/// command k (the vendor's tensor_location.json attribution gives the same ids on the captures).
+inline void attach_layers(std::vector<pmu_list>& lists, const global_profile& g,
+                          const std::vector<iter_blocks>& iters) {
+  for (auto& l : lists) {
+    const subnet_info* s = g.find_subnet(iters[l.iteration].summary.subnet_id);
+    if (!s && g.subnets.size() == 1) s = &g.subnets[0];
+    if (!s) continue;
+    std::vector<std::int32_t> layer;
+    for (const auto& n : l.eng == engine::tiu ? s->tiu_nodes : s->gdma_nodes)
+      if (n.core == l.core)
+        layer.push_back(n.layer >= 0 && static_cast<std::size_t>(n.layer) < s->layers.size()
+                            ? s->layers[static_cast<std::size_t>(n.layer)].layer_id
+                            : -1);
+    for (auto& e : l.events)
+      if (e.cmd_id < layer.size()) e.layer_id = layer[e.cmd_id];
+  }
 }
 
 }  // namespace tpuprof::bmprofile
