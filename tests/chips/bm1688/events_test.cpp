@@ -96,10 +96,13 @@ totals check_against_vendor(const std::string& dump, const std::string& csv) {
       REQUIRE(e.has_bytes());
       CHECK(e.bytes == std::stoull(r[14]));
       CHECK(vendor_gdma_name(names[e.op], e.dir()) == r[11]);
-      if (names[e.op] == "dma.sys.chain_end")
+      if (names[e.op] == "dma.sys.chain_end") {
         CHECK(e.dir() == direction::none);  // the vendor prints LMEM->LMEM: no addresses
-      else
+        CHECK(std::string(names[e.op_type]) == "sDMA_sys");  // the vendor: "chain end"
+      } else {
         CHECK(vendor_dir(e.dir()) == r[12]);
+        CHECK(std::string(names[e.op_type]) == r[10]);
+      }
     }
     ++t.checked;
   }
