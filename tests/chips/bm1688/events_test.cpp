@@ -194,56 +194,80 @@ void put_block(std::vector<std::byte>& out, std::uint32_t type, std::span<const 
   out.insert(out.end(), p.begin(), p.end());
 }
 
-}  // namespace
+/// A two-core dump made from the one-core capture: core 1 is a copy of core 0 whose counters
+/// run 10 us later (9000 TIU / 7500 GDMA cycles), with its own command files. With `wait`, the
+/// final system.end of both TIU lists becomes a system.wait_msg (both cores then wait at it).
+struct two_core_dump {
+  std::vector<std::byte> global, iter, tiu_cmd, gdma_cmd;
 
-// The capture ran on one core; a two-core dump is made from it: core 1 is a copy of core 0
-// whose counters run 10 us later (9000 TIU / 7500 GDMA cycles), with its own command files.
-TEST_CASE("BM1688: a dump where both cores ran decodes per core") {
-  const std::string dir = samples + "/bm1688/bmprofile_data-1/";
-  const auto global = read_bytes(dir + "global.profile");
-  const auto iter = read_bytes(dir + "iter0.profile");
-  const auto tiu_cmd = read_bytes(dir + "cmd_12406e000_0_0.dat");
-  const auto gdma_cmd = read_bytes(dir + "cmd_124071000_0_1.dat");
-  std::vector<std::byte> summary, command, bd, gdma;
-  for (std::size_t off = 0; off + 8 <= iter.size();) {
-    std::uint32_t h[2];
-    std::memcpy(h, iter.data() + off, 8);
-    std::vector<std::byte> p(iter.begin() + static_cast<std::ptrdiff_t>(off + 8),
-                             iter.begin() + static_cast<std::ptrdiff_t>(off + 8 + h[1]));
-    if (h[0] == 1) summary = p;
-    if (h[0] == 8) command = p;
-    if (h[0] == 3) bd = p;
-    if (h[0] == 4) gdma = p;
-    off += 8 + h[1];
-  }
-  REQUIRE(bd.size() == 137 * 32);
-  REQUIRE(gdma.size() == 169 * 256);
-  auto shifted = [](std::vector<std::byte> v, std::size_t rs, std::uint32_t by) {
-    for (std::size_t k = 0; k + rs <= v.size(); k += rs)
-      for (std::size_t o : {std::size_t{0}, std::size_t{4}}) {
-        std::uint32_t x;
-        std::memcpy(&x, v.data() + k + o, 4);
-        x += by;
-        std::memcpy(v.data() + k + o, &x, 4);
+  explicit two_core_dump(bool wait) {
+    const std::string dir = samples + "/bm1688/bmprofile_data-1/";
+    global = read_bytes(dir + "global.profile");
+    const auto one = read_bytes(dir + "iter0.profile");
+    tiu_cmd = read_bytes(dir + "cmd_12406e000_0_0.dat");
+    gdma_cmd = read_bytes(dir + "cmd_124071000_0_1.dat");
+    std::vector<std::byte> summary, command, bd, gdma;
+    for (std::size_t off = 0; off + 8 <= one.size();) {
+      std::uint32_t h[2];
+      std::memcpy(h, one.data() + off, 8);
+      std::vector<std::byte> p(one.begin() + static_cast<std::ptrdiff_t>(off + 8),
+                               one.begin() + static_cast<std::ptrdiff_t>(off + 8 + h[1]));
+      if (h[0] == 1) summary = p;
+      if (h[0] == 8) command = p;
+      if (h[0] == 3) bd = p;
+      if (h[0] == 4) gdma = p;
+      off += 8 + h[1];
+    }
+    REQUIRE(bd.size() == 137 * 32);
+    REQUIRE(gdma.size() == 169 * 256);
+    if (wait) {
+      std::size_t off = 0, last = 0;
+      while (off + 8 <= tiu_cmd.size()) {
+        std::uint64_t w0;
+        std::memcpy(&w0, tiu_cmd.data() + off, 8);
+        const auto f = tpuprof::chips::bm1688::frame_tiu(w0);
+        REQUIRE(f);
+        last = off;
+        off += f->length;
+        if (f->op == "system.end") break;
       }
-    return v;
-  };
-  const auto bd1 = shifted(bd, 32, 9000), gdma1 = shifted(gdma, 256, 7500);
-  std::vector<std::byte> two;
-  put_block(two, 1, summary);
-  put_block(two, 8, command);
-  put_block(two, 8, command);
-  put_block(two, 3, bd);
-  put_block(two, 4, gdma);
-  put_block(two, 3, bd1);
-  put_block(two, 4, gdma1);
-  auto files = tpuprof::io::dump_files::from_memory({{"global.profile", global},
-                                                     {"iter0.profile", two},
-                                                     {"cmd_12406e000_0_0.dat", tiu_cmd},
-                                                     {"cmd_124071000_0_1.dat", gdma_cmd},
-                                                     {"cmd_12406e000_1_0.dat", tiu_cmd},
-                                                     {"cmd_124071000_1_1.dat", gdma_cmd}});
-  bmprofile_decoder<tpuprof::chips::bm1688> d(std::move(files));
+      std::uint64_t w0;
+      std::memcpy(&w0, tiu_cmd.data() + last, 8);
+      w0 = (w0 & ~(std::uint64_t{31} << 45)) | (std::uint64_t{9} << 45);  // eu 31 end -> 9 wait
+      std::memcpy(tiu_cmd.data() + last, &w0, 8);
+      REQUIRE(tpuprof::chips::bm1688::frame_tiu(w0)->op == "system.wait_msg");
+    }
+    auto shifted = [](std::vector<std::byte> v, std::size_t rs, std::uint32_t by) {
+      for (std::size_t k = 0; k + rs <= v.size(); k += rs)
+        for (std::size_t o : {std::size_t{0}, std::size_t{4}}) {
+          std::uint32_t x;
+          std::memcpy(&x, v.data() + k + o, 4);
+          x += by;
+          std::memcpy(v.data() + k + o, &x, 4);
+        }
+      return v;
+    };
+    put_block(iter, 1, summary);
+    put_block(iter, 8, command);
+    put_block(iter, 8, command);
+    put_block(iter, 3, bd);
+    put_block(iter, 4, gdma);
+    put_block(iter, 3, shifted(bd, 32, 9000));
+    put_block(iter, 4, shifted(gdma, 256, 7500));
+  }
+  tpuprof::io::dump_files files() const {
+    return tpuprof::io::dump_files::from_memory({{"global.profile", global},
+                                                 {"iter0.profile", iter},
+                                                 {"cmd_12406e000_0_0.dat", tiu_cmd},
+                                                 {"cmd_124071000_0_1.dat", gdma_cmd},
+                                                 {"cmd_12406e000_1_0.dat", tiu_cmd},
+                                                 {"cmd_124071000_1_1.dat", gdma_cmd}});
+  }
+};
+
+/// Core 1's events against core 0's, expected `by` cycles (TIU, GDMA) later, within one cycle.
+void check_cores(const bmprofile_decoder<tpuprof::chips::bm1688>& d, std::int64_t tiu_by,
+                 std::int64_t gdma_by) {
   CHECK(d.info().cores == 2);
   CHECK(d.info().tracks.size() == 4);
   std::vector<tpuprof::engine_event> c0, c1;
@@ -256,13 +280,30 @@ TEST_CASE("BM1688: a dump where both cores ran decodes per core") {
     CHECK(c1[i].engine == c0[i].engine);
     CHECK(c1[i].cmd_id == c0[i].cmd_id);
     CHECK(names[c1[i].op] == names[c0[i].op]);
-    // 10 us later, give or take the vendor's truncations (one cycle)
-    const std::int64_t per_10us = c0[i].engine == engine::tiu ? 9000 : 7500;
-    const auto want = static_cast<std::int64_t>(c0[i].begin_cycle) + per_10us;
+    const auto want = static_cast<std::int64_t>(c0[i].begin_cycle) +
+                      (c0[i].engine == engine::tiu ? tiu_by : gdma_by);
     const auto got = static_cast<std::int64_t>(c1[i].begin_cycle);
     CHECK(got - want <= 1);
     CHECK(want - got <= 1);
   }
+}
+
+}  // namespace
+
+TEST_CASE("BM1688: a dump where both cores ran decodes per core") {
+  const two_core_dump dump(false);
+  bmprofile_decoder<tpuprof::chips::bm1688> d(dump.files());
+  check_cores(d, 9000, 7500);  // no wait_msg: nothing to align on
+}
+
+// The vendor aligns cores on their first system.wait_msg (bm1688-notes.md §6): core 1's wait
+// starts 10 us after core 0's, so all of core 1 moves 10 us earlier, onto core 0.
+TEST_CASE("BM1688: two cores are aligned on their first wait_msg") {
+  const two_core_dump dump(true);
+  bmprofile_decoder<tpuprof::chips::bm1688> d(dump.files());
+  check_cores(d, 0, 0);
+  // with the end command gone, the list runs into the zero padding: diagnosed, not fatal
+  CHECK(d.info().diagnostics[tpuprof::diag::unknown_enum] == 2);
 }
 
 #endif
