@@ -288,9 +288,12 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
 /// Position-paired chips: per-core command lists and records, one ns origin (indexed.hpp).
 template <bmprofile::bmprofile_chip Chip>
 void bmprofile_decoder<Chip>::load_indexed(const bmprofile::clocks& clk) {
-  auto cores = bmprofile::read_indexed_cores<Chip>(files_, iters_, info_.diagnostics);
-  lists_ = bmprofile::indexed_lists<Chip>(cores, clk, files_.label(), info_);
-  bmprofile::attach_layers(lists_, global_, iters_);
+  // a constexpr branch: explicit instantiations (compiled mode) instantiate this for every chip
+  if constexpr (bmprofile::indexed_chip<Chip>) {
+    auto cores = bmprofile::read_indexed_cores<Chip>(files_, iters_, info_.diagnostics);
+    lists_ = bmprofile::indexed_lists<Chip>(cores, clk, files_.label(), info_);
+    bmprofile::attach_layers(lists_, global_, iters_);
+  }
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
   for (const auto& l : lists_)
     for (const auto& e : l.events) {
