@@ -3,3 +3,5 @@
 #include <tpuprof/detail/extern_templates.hpp>
 
 template class tpuprof::bmprofile_decoder<tpuprof::chips::bm1684x>;
+template class tpuprof::bmprofile_decoder<tpuprof::chips::bm1688>;
+template class tpuprof::bmprofile_decoder<tpuprof::chips::cv184x>;

@@ -81,8 +81,8 @@ TEST_CASE("cli: exit codes for usage errors, bad input and output failures") {
   std::ofstream(unknown / "global.profile") << "arch=9\n";
   r = run("info " + unknown.string());
   CHECK(r.code == 1);
-  CHECK(r.out.find("global.profile: arch=9 is not a supported chip (bm1684x, aks, aksv); use "
-                   "--chip bm1684x|aks|aksv") != std::string::npos);
+  CHECK(r.out.find("global.profile: arch=9 is not a supported chip (bm1684x, aks, aksv, bm1688, "
+                   "cv184x); use --chip bm1684x|aks|aksv|bm1688|cv184x") != std::string::npos);
 }
 
 TEST_CASE("cli: every subcommand is registered, in the table's order, with its own help") {
@@ -112,7 +112,7 @@ TEST_CASE("cli: the --chip hint comes with detection errors only") {
   CHECK(r.code == 1);
   CHECK(r.out == "tpuprof: " + noarch.string() +
                      "/global.profile: no arch= line: cannot tell the chip (give it explicitly); "
-                     "use --chip bm1684x|aks|aksv\n");
+                     "use --chip bm1684x|aks|aksv|bm1688|cv184x\n");
   r = run("info --chip aks " + noarch.string());  // chip given: the decoder's own error
   CHECK(r.code == 1);
   CHECK(r.out.find("use --chip") == std::string::npos);
@@ -213,6 +213,25 @@ TEST_CASE("cli: info on the real BM1684X capture") {
   CHECK(doc["begin_ns"].get_double().value() == 10960);
   CHECK(doc["end_ns"].get_double().value() == 224479);
   CHECK(doc["diagnostics"]["unmatched_command"].get_uint64().value() == 3);
+}
+
+TEST_CASE("cli: info and convert on the real BM1688 and CV184X captures, --chip bm1688|cv184x") {
+  const std::string b = samples + "/bm1688/bmprofile_data-1";
+  const std::string c = samples + "/cv184x/bmprofile_data-1";
+  auto r = run("info " + b);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("chip      BM1688") != std::string::npos);
+  CHECK(r.out.find("cores 1") != std::string::npos);
+  CHECK(r.out.find("303 hardware") != std::string::npos);
+  r = run("info --chip bm1688 " + b);
+  CHECK(r.code == 0);
+  CHECK(run("info --chip cv184x " + c).out.find("341 hardware") != std::string::npos);
+  CHECK(run("info -q --chip cv184x " + b).code == 1);  // arch=4 is not CV184X
+  const auto out = std::string(TPUPROF_TEST_TMP) + "/cli_bm1688_csv";
+  CHECK(run("convert -q --csv -o " + out + " " + b).code == 0);
+  const auto csv = test_util::read_text(out + "/events.csv");
+  CHECK(csv.rfind("device,core,engine,cmd_id,", 0) == 0);
+  CHECK(csv.find("\n0,0,TIU,0,5926,6192,") != std::string::npos);  // the vendor's first TIU row
 }
 
 // Expected numbers: bigTpuProfile's summary.txt for the same dumps

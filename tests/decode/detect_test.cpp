@@ -37,7 +37,8 @@ TEST_CASE("detect_dump: arch lines in memory") {
     CHECK(detect("bmodel\narch=8800\n", true).bmodel);
     // arch=5 without any cdmlib file is not an SG2260 dump, and 5 is no BM1684X arch
     CHECK_THROWS_WITH_AS(detect("arch=5\n", false),
-                         "m/global.profile: arch=5 is not a supported chip (bm1684x, aks, aksv)",
+                         "m/global.profile: arch=5 is not a supported chip (bm1684x, aks, aksv, "
+                         "bm1688, cv184x)",
                          tpuprof::decode_error);
   }
   SUBCASE("BM1684X by number or name, only as a key") {

@@ -326,12 +326,14 @@ TEST_CASE("open: errors name the file, byte offset and reason") {
             ": no dump here: expected global.profile, or subdirectories "
             "(cdm_profile_data_devD-N, bmprofile_data-N) that each hold one");
   SUBCASE("unknown chips: detect_error, without the CLI's --chip hint") {
-    const auto dir = samples + "/bm1688/bmprofile_data-1";
-    CHECK_THROWS_WITH_AS(open(dir),
-                         (dir + "/global.profile: arch=4 is not a supported chip (bm1684x, aks, "
-                                "aksv)")
-                             .c_str(),
-                         detect_error);
+    const auto dir = tmp("arch9");
+    std::ofstream(dir / "global.profile") << "arch=9\n";
+    CHECK_THROWS_WITH_AS(
+        open(dir),
+        (dir.string() + "/global.profile: arch=9 is not a supported chip (bm1684x, aks, aksv, "
+                        "bm1688, cv184x)")
+            .c_str(),
+        detect_error);
     const auto noarch = tmp("noarch");
     std::ofstream(noarch / "global.profile") << "net_name=x\n";
     CHECK_THROWS_WITH_AS(

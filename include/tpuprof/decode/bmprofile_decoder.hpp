@@ -5,7 +5,9 @@
 /// (records.hpp), matching, TIU/GDMA alignment, time normalization, spans and properties.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +22,8 @@
 #include <tpuprof/decode/bmprofile/blocks.hpp>
 #include <tpuprof/decode/bmprofile/chip.hpp>
 #include <tpuprof/decode/bmprofile/global_profile.hpp>
+#include <tpuprof/decode/bmprofile/indexed.hpp>
+#include <tpuprof/decode/bmprofile/indexed_events.hpp>
 #include <tpuprof/decode/bmprofile/matching.hpp>
 #include <tpuprof/decode/bmprofile/mcu.hpp>
 #include <tpuprof/decode/bmprofile/net_stat.hpp>
@@ -183,6 +187,7 @@ class bmprofile_decoder {
   };
 
   void load(const decode_options& opt);
+  void load_indexed(const bmprofile::clocks& clk);
   void read_iterations();
   void load_iteration(std::size_t it, const bmprofile::clocks& clk, double base_us, capacities cap,
                       std::vector<bmprofile::pmu_list>& tiu_lists,
@@ -211,6 +216,8 @@ template <bmprofile::bmprofile_chip Chip>
 void bmprofile_decoder<Chip>::check_arch() {
   const std::string& a = *global_.arch;
   bool ok = a == Chip::arch_name || a == std::to_string(Chip::arch_id);
+  if constexpr (requires { Chip::arch_ids[0]; })
+    for (auto id : Chip::arch_ids) ok = ok || a == std::to_string(id);
   if (!ok) {
     std::string reason = "arch=" + a + " is not " + std::string(Chip::name);
     if (a == "5" || a == "BM1690" || a == "8800" || a == "6" || a == "140814")
@@ -256,6 +263,10 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
     if (m.desc == "gdma_perf_monitor") cap.gdma = m.size / 256;
   }
   read_iterations();
+  if constexpr (bmprofile::indexed_chip<Chip>) {
+    load_indexed(clk);
+    return;
+  }
   const std::vector<double> base_us = host_timeline(iters_, diag);
 
   std::vector<pmu_list> tiu_lists, gdma_lists;
@@ -272,6 +283,28 @@ void bmprofile_decoder<Chip>::load(const decode_options& opt) {
   }
   add_layer_and_subnet_spans(x, iter_subnet_, iters_, base_us, clk.tiu_mhz, info_.names, spans_);
   describe_trace(global_, iters_, net_stat_, lists_, files_.label(), info_);
+}
+
+/// Position-paired chips: per-core command lists and records, one ns origin (indexed.hpp).
+template <bmprofile::bmprofile_chip Chip>
+void bmprofile_decoder<Chip>::load_indexed(const bmprofile::clocks& clk) {
+  // a constexpr branch: explicit instantiations (compiled mode) instantiate this for every chip
+  if constexpr (bmprofile::indexed_chip<Chip>) {
+    auto cores = bmprofile::read_indexed_cores<Chip>(files_, iters_, info_.diagnostics);
+    lists_ = bmprofile::indexed_lists<Chip>(cores, clk, files_.label(), info_);
+    bmprofile::attach_layers(lists_, global_, iters_);
+  }
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (const auto& l : lists_)
+    for (const auto& e : l.events) {
+      lo = std::min(lo, e.begin_ns);
+      hi = std::max(hi, e.end_ns);
+    }
+  if (lo <= hi) {
+    info_.begin_ns = lo;
+    info_.end_ns = hi;
+  }
+  bmprofile::describe_trace(global_, iters_, net_stat_, lists_, files_.label(), info_);
 }
 
 /// One iteration: its subnet's static program (once per subnet), MCU records, PMU lists,

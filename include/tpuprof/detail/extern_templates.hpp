@@ -17,6 +17,8 @@
 #ifdef TPUPROF_COMPILED_LIB
 namespace tpuprof {
 extern template class bmprofile_decoder<chips::bm1684x>;
+extern template class bmprofile_decoder<chips::bm1688>;
+extern template class bmprofile_decoder<chips::cv184x>;
 namespace cdm {
 extern template class cdm_decoder<chips::aks>;
 extern template class cdm_decoder<chips::aksv>;

@@ -40,6 +40,7 @@ struct node_info {
   int func = 0;             ///< bd_func or gdma_func
   int dir = -1;             ///< gdma_dir (GDMA only; unreliable, see §4.1)
   std::int32_t layer = -1;  ///< index into subnet_info::layers, -1 = none
+  std::int32_t core = 0;    ///< `core=` of multi-core runtimes (BM1688), else 0
 };
 
 struct subnet_info {
@@ -143,12 +144,18 @@ inline global_profile parse_global_profile(const io::byte_reader& r, decode_diag
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     if (line.empty()) continue;
 
-    if (line.find("bd cmd_id") != std::string_view::npos) {
+    // newer runtimes print TIU nodes with the `gdma cmd_id` prefix: bd_func tells them apart
+    const bool tiu_node = line.find("bd cmd_id") != std::string_view::npos ||
+                          (line.find("gdma cmd_id") != std::string_view::npos &&
+                           detail::kv(line, "bd_func") && !detail::kv(line, "gdma_dir"));
+    if (tiu_node) {
       auto& s = ensure_subnet();
       node_info n;
       n.bd_id = static_cast<std::uint32_t>(num(need(line, off, "bd_id"), off, "bd_id"));
       n.gdma_id = static_cast<std::uint32_t>(num(need(line, off, "gdma_id"), off, "gdma_id"));
       n.func = static_cast<int>(num(need(line, off, "bd_func"), off, "bd_func"));
+      if (auto k = detail::kv(line, "core"))
+        n.core = static_cast<std::int32_t>(num(*k, off, "core"));
       n.layer = layer ? static_cast<std::int32_t>(layer - s.layers.data()) : -1;
       s.tiu_nodes.push_back(n);
     } else if (line.find("gdma cmd_id") != std::string_view::npos) {
@@ -158,6 +165,8 @@ inline global_profile parse_global_profile(const io::byte_reader& r, decode_diag
       n.gdma_id = static_cast<std::uint32_t>(num(need(line, off, "gdma_id"), off, "gdma_id"));
       n.dir = static_cast<int>(num(need(line, off, "gdma_dir"), off, "gdma_dir"));
       n.func = static_cast<int>(num(need(line, off, "gdma_func"), off, "gdma_func"));
+      if (auto k = detail::kv(line, "core"))
+        n.core = static_cast<std::int32_t>(num(*k, off, "core"));
       n.layer = layer ? static_cast<std::int32_t>(layer - s.layers.data()) : -1;
       s.gdma_nodes.push_back(n);
     } else if (line.find("tensor_id=") != std::string_view::npos && layer) {

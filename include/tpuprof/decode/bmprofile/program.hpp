@@ -132,10 +132,10 @@ inline std::unique_ptr<subnet_info> subnet_from_commands(std::int64_t sid,
   s->subnet_id = sid;
   for (const auto& f : tiu)
     s->tiu_nodes.push_back(
-        {f.frame.cmd_id, f.frame.dep_id, static_cast<int>(f.frame.type), -1, -1});
+        {f.frame.cmd_id, f.frame.dep_id, static_cast<int>(f.frame.type), -1, -1, 0});
   for (const auto& f : gdma)
     s->gdma_nodes.push_back(
-        {f.frame.dep_id, f.frame.cmd_id, static_cast<int>(f.frame.type), -1, -1});
+        {f.frame.dep_id, f.frame.cmd_id, static_cast<int>(f.frame.type), -1, -1, 0});
   return s;
 }
 

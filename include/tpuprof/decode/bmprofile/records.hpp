@@ -68,6 +68,8 @@ struct pmu_list {
   /// instructions themselves are large; reading them per event is slow).
   const std::vector<node_facts>* facts = nullptr;
   const std::vector<dyn_event>* dyns = nullptr;  ///< NODE_SETs of this engine
+  /// Events made at load time (position-paired chips, indexed_events.hpp); empty otherwise.
+  std::vector<engine_event> events;
 };
 
 /// (engine, group, cmd_id, begin_cycle) of a statically paired event -> its command.
@@ -114,6 +116,7 @@ std::uint32_t pmu_raw_id(const pmu_list& l, const std::byte* p) noexcept {
 /// Applies record k of `l` to the rebasing state (st.k must be k).
 template <bmprofile_chip Chip>
 void pmu_arrive(const pmu_list& l, rebase_state& st) noexcept {
+  if (!l.events.empty()) return;
   const std::byte* p = l.bytes.bytes().data() + st.k * l.record_size;
   st.template arrive<Chip::id_width>(io::load_le<std::uint32_t>(p),
                                      io::load_le<std::uint32_t>(p + 4), pmu_raw_id<Chip>(l, p),
@@ -159,6 +162,7 @@ void apply_pair(const pmu_list& l, std::uint32_t pr, const func_ids<Chip>& fids,
 /// The event of record st.k of list `l`, after pmu_arrive for records 0..k.
 template <bmprofile_chip Chip>
 engine_event make_pmu_event(const pmu_list& l, const rebase_state& st, const func_ids<Chip>& fids) {
+  if (!l.events.empty()) return l.events[st.k];
   const std::byte* p = l.bytes.bytes().data() + st.k * l.record_size;
   const auto raw_s = io::load_le<std::uint32_t>(p);
   auto raw_e = io::load_le<std::uint32_t>(p + 4);
