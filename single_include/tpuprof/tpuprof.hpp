@@ -17697,16 +17697,20 @@ std::vector<pmu_list> indexed_lists(std::vector<indexed_core>& cores, const cloc
     }
   }
   // cores of an iteration aligned on their first wait command (the first core is the reference)
-  std::optional<std::int64_t> ref;
+  // (a flag and a value, not std::optional: GCC 12 -O3 reports a false
+  // maybe-uninitialized on the optional's payload)
+  bool have_ref = false;
+  std::int64_t ref = 0;
   for (std::size_t i = 0; i < cores.size(); ++i) {
-    if (i > 0 && cores[i].iteration != cores[i - 1].iteration) ref.reset();
+    if (i > 0 && cores[i].iteration != cores[i - 1].iteration) have_ref = false;
     const auto w = first_wait_ns<Chip>(cores[i], ns[0][i]);
     if (!w) continue;
-    if (!ref) {
-      ref = w;
+    if (!have_ref) {
+      have_ref = true;
+      ref = *w;
       continue;
     }
-    const std::int64_t d = *w - *ref;
+    const std::int64_t d = *w - ref;
     for (int e = 0; e < 2; ++e)
       for (auto& t : ns[e][i]) t = {t.s - d, t.e - d};
   }
