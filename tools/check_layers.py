@@ -183,6 +183,31 @@ def read_allowlist(path: pathlib.Path) -> set[str]:
     return keys
 
 
+def report(found, allowlist: pathlib.Path | None, print_only: bool, label: str) -> int:
+    """Prints `found` (file, line, text, allowlist key) against the allowlist:
+    new violations and stale allowlist lines fail (exit code 1). With
+    print_only, prints the keys in allowlist form and returns 0. Shared with
+    check_sizes.py."""
+    if print_only:
+        for key in sorted({v[3] for v in found}):
+            print(key)
+        return 0
+    allowed = read_allowlist(allowlist) if allowlist else set()
+    new = [v for v in found if v[3] not in allowed]
+    stale = sorted(allowed - {v[3] for v in found})
+    for f, no, text, _ in new:
+        print(f"{f}:{no}: {text}")
+    for key in stale:
+        print(f"{allowlist}: fixed, remove this line: {key}")
+    known = len(found) - len(new)
+    if new or stale:
+        print(f"{label}: {len(new)} new violation(s), {len(stale)} stale allowlist "
+              f"line(s); {known} known")
+        return 1
+    print(f"{label}: ok ({known} known violation(s) in the allowlist)" if known else f"{label}: ok")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--chip-names", action="store_true", help="check chip names instead")
@@ -194,25 +219,7 @@ def main(argv=None) -> int:
 
     what = "chip names" if args.chip_names else "include direction"
     found = chip_name_violations(args.root) if args.chip_names else include_violations(args.root)
-    if args.print:
-        for key in sorted({v[3] for v in found}):
-            print(key)
-        return 0
-    allowed = read_allowlist(args.allowlist) if args.allowlist else set()
-    new = [v for v in found if v[3] not in allowed]
-    stale = sorted(allowed - {v[3] for v in found})
-    for f, no, text, _ in new:
-        print(f"{f}:{no}: {text}")
-    for key in stale:
-        print(f"{args.allowlist}: fixed, remove this line: {key}")
-    known = len(found) - len(new)
-    if new or stale:
-        print(f"check_layers ({what}): {len(new)} new violation(s), {len(stale)} stale "
-              f"allowlist line(s); {known} known")
-        return 1
-    print(f"check_layers ({what}): ok ({known} known violation(s) in the allowlist)"
-          if known else f"check_layers ({what}): ok")
-    return 0
+    return report(found, args.allowlist, args.print, f"check_layers ({what})")
 
 
 if __name__ == "__main__":

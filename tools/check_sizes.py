@@ -29,7 +29,7 @@ import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from check_layers import read_allowlist, strip_comments_and_strings  # noqa: E402
+from check_layers import report, strip_comments_and_strings  # noqa: E402
 
 DIRS = ("include", "examples", "src")
 SUFFIXES = (".hpp", ".cpp", ".h", ".cc", ".ipp")
@@ -222,25 +222,7 @@ def main(argv=None) -> int:
                 print(f"{p}:{first}-{last}: {last - first + 1} {name}")
         return 0
     found = scan(args.root, args.paths, args.max_file_lines, args.max_function_lines)
-    if args.print:
-        for key in sorted({v[3] for v in found}):
-            print(key)
-        return 0
-    allowed = read_allowlist(args.allowlist) if args.allowlist else set()
-    new = [v for v in found if v[3] not in allowed]
-    stale = sorted(allowed - {v[3] for v in found})
-    for f, no, text, _ in new:
-        print(f"{f}:{no}: {text}")
-    for key in stale:
-        print(f"{args.allowlist}: fixed, remove this line: {key}")
-    known = len(found) - len(new)
-    if new or stale:
-        print(f"check_sizes: {len(new)} new violation(s), {len(stale)} stale allowlist "
-              f"line(s); {known} known")
-        return 1
-    print(f"check_sizes: ok ({known} known violation(s) in the allowlist)" if known else
-          "check_sizes: ok")
-    return 0
+    return report(found, args.allowlist, args.print, "check_sizes")
 
 
 if __name__ == "__main__":
