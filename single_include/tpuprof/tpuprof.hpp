@@ -24224,6 +24224,19 @@ inline void json_escape_with(std::string_view s, Emit&& emit) {
 
 /// Appends `s` as a JSON string body (no quotes): escapes `"`, `\`, control
 /// characters and DEL; replaces invalid UTF-8 bytes by U+FFFD.
+/// `"k":` for a literal key (no escaping needed).
+inline void json_key(out_buffer& out, std::string_view k) {
+  out.put('"');
+  out.append(k);
+  out.append("\":");
+}
+
+/// The ',' before every element of a JSON array or object but the first.
+inline void json_comma(out_buffer& out, bool& first) {
+  if (!first) out.put(',');
+  first = false;
+}
+
 inline void json_escape(out_buffer& out, std::string_view s) {
   json_escape_with(s, [&](std::string_view part) { out.append(part); });
 }
@@ -26135,12 +26148,8 @@ inline void write_summary_page_json(detail::out_buffer& o, const summary_report&
   put_num(r.total_ns);
   o.append(",\"cores\":[");
   bool first = true;
-  auto comma = [&](bool& f) {
-    if (!f) o.put(',');
-    f = false;
-  };
   for (const core_summary& c : r.cores) {
-    comma(first);
+    json_comma(o, first);
     o.append("{\"dev\":");
     put_int(o, unsigned{c.device});
     o.append(",\"core\":");
@@ -29912,15 +29921,8 @@ class section_writer {
   }
 
  private:
-  void key(std::string_view k) {
-    o_.put('"');
-    o_.append(k);
-    o_.append("\":");
-  }
-  void comma(bool& first) {
-    if (!first) o_.put(',');
-    first = false;
-  }
+  void key(std::string_view k) { json_key(o_, k); }
+  void comma(bool& first) { json_comma(o_, first); }
 
   template <class H>
   void write_summary(const H& hw) {
@@ -30368,15 +30370,8 @@ class report_writer {
     return t;
   }
 
-  void key(std::string_view k) {
-    o_.put('"');
-    o_.append(k);
-    o_.append("\":");
-  }
-  void comma(bool& first) {
-    if (!first) o_.put(',');
-    first = false;
-  }
+  void key(std::string_view k) { json_key(o_, k); }
+  void comma(bool& first) { json_comma(o_, first); }
 
   template <class H>
   void write_meta(const H& hw, std::uint64_t n_hw, std::uint64_t n_spans) {

@@ -172,12 +172,8 @@ inline void write_summary_page_json(detail::out_buffer& o, const summary_report&
   put_num(r.total_ns);
   o.append(",\"cores\":[");
   bool first = true;
-  auto comma = [&](bool& f) {
-    if (!f) o.put(',');
-    f = false;
-  };
   for (const core_summary& c : r.cores) {
-    comma(first);
+    json_comma(o, first);
     o.append("{\"dev\":");
     put_int(o, unsigned{c.device});
     o.append(",\"core\":");

@@ -57,15 +57,8 @@ class section_writer {
   }
 
  private:
-  void key(std::string_view k) {
-    o_.put('"');
-    o_.append(k);
-    o_.append("\":");
-  }
-  void comma(bool& first) {
-    if (!first) o_.put(',');
-    first = false;
-  }
+  void key(std::string_view k) { json_key(o_, k); }
+  void comma(bool& first) { json_comma(o_, first); }
 
   template <class H>
   void write_summary(const H& hw) {

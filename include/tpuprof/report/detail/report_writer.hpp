@@ -270,15 +270,8 @@ class report_writer {
     return t;
   }
 
-  void key(std::string_view k) {
-    o_.put('"');
-    o_.append(k);
-    o_.append("\":");
-  }
-  void comma(bool& first) {
-    if (!first) o_.put(',');
-    first = false;
-  }
+  void key(std::string_view k) { json_key(o_, k); }
+  void comma(bool& first) { json_comma(o_, first); }
 
   template <class H>
   void write_meta(const H& hw, std::uint64_t n_hw, std::uint64_t n_spans) {

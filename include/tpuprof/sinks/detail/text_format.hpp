@@ -100,6 +100,19 @@ inline void json_escape_with(std::string_view s, Emit&& emit) {
 
 /// Appends `s` as a JSON string body (no quotes): escapes `"`, `\`, control
 /// characters and DEL; replaces invalid UTF-8 bytes by U+FFFD.
+/// `"k":` for a literal key (no escaping needed).
+inline void json_key(out_buffer& out, std::string_view k) {
+  out.put('"');
+  out.append(k);
+  out.append("\":");
+}
+
+/// The ',' before every element of a JSON array or object but the first.
+inline void json_comma(out_buffer& out, bool& first) {
+  if (!first) out.put(',');
+  first = false;
+}
+
 inline void json_escape(out_buffer& out, std::string_view s) {
   json_escape_with(s, [&](std::string_view part) { out.append(part); });
 }
