@@ -17,11 +17,12 @@
 
 namespace tpuprof::synth::indexed_detail {
 
-/// The register table of class `cls`; std::logic_error when the chip has none (a generator bug).
+/// The register table of class `cls` (a sheet name may carry its code: "DMA_tensor（0x000）");
+/// std::logic_error when the chip has none (a generator bug).
 template <class L>
 const regs::reg_table& table(std::string_view cls) {
   for (const auto* t : L::tables)
-    if (t->sheet == cls) return *t;
+    if (t->sheet.substr(0, t->sheet.find("（")) == cls) return *t;
   throw std::logic_error("synth: no register table " + std::string(cls));
 }
 
