@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <tpuprof/chips/all.hpp>
@@ -43,12 +44,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       files.push_back({g.files[i].first, g.files[i].second});
   }
   try {
-    const auto f = tpuprof::io::dump_files::from_memory(files);
+    auto f = tpuprof::io::dump_files::from_memory(files);
     const auto d = tpuprof::detect_dump(f, tpuprof::chips::all{});
     if (d.family != tpuprof::dump_family::bmprofile) return 0;
     tpuprof::with_chip(tpuprof::chips::all{}, d.chip, [&]<class C>() {
       if constexpr (C::family == tpuprof::dump_family::bmprofile) {
-        tpuprof::bmprofile_decoder<C> dec(f);
+        tpuprof::bmprofile_decoder<C> dec(std::move(f));
         std::uint64_t sum = 0;
         for (const auto& e : dec.events()) sum += e.begin_cycle ^ e.end_cycle ^ e.bytes;
         for (const auto& e : dec.spans()) sum += e.cmd_id;
