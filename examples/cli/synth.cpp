@@ -11,9 +11,12 @@
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/chips/aksv/traits.hpp>
+#include <tpuprof/chips/bm1688/traits.hpp>
+#include <tpuprof/chips/cv184x/traits.hpp>
 #include <tpuprof/synth/bm1684x_synth.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
+#include <tpuprof/synth/indexed_synth.hpp>
 
 #include "cli.hpp"
 
@@ -43,6 +46,19 @@ std::size_t write_dump(const synth_options& s) {
     auto g = synth::bm1684x_dump(bo);
     g.write_directory(s.out_dir);
     return g.expected.size();
+  }
+  if (s.chip == "bm1688" || s.chip == "cv184x") {
+    synth::indexed_options xo;
+    xo.seed = s.seed;
+    xo.layers = std::max<std::size_t>(1, s.records / 2);
+    xo.cycle_wrap = s.cycle_wrap ? 1 : 0;
+    using indexed_chips = chip_list<chips::bm1688, chips::cv184x>;
+    return with_chip(indexed_chips{}, s.chip, [&]<class C>() {
+      xo.cores = s.cores ? s.cores : C::core_count;
+      auto g = synth::indexed_dump<C>(xo);
+      g.write_directory(s.out_dir);
+      return g.expected.size();
+    });
   }
   synth::cdm_synth_options co;
   co.records = s.records;
@@ -74,8 +90,8 @@ int run_synth(const common_options& o, const synth_options& s) {
 subcommand register_synth(CLI::App& app, common_options& o) {
   auto s = std::make_shared<synth_options>();
   auto* sc = app.add_subcommand("synth", "write a synthetic dump (for tests, benchmarks, demos)");
-  sc->add_option("--chip", s->chip, "aks, aksv or bm1684x")
-      ->check(CLI::IsMember({"aks", "aksv", "bm1684x"}));
+  sc->add_option("--chip", s->chip, "aks, aksv, bm1684x, bm1688 or cv184x")
+      ->check(CLI::IsMember({"aks", "aksv", "bm1684x", "bm1688", "cv184x"}));
   sc->add_option("-o,--output", s->out_dir, "directory to write")->required();
   sc->add_option("--records", s->records, "PMU records per core and engine (default 131072)")
       ->check(CLI::Range(8u, 1u << 24));
@@ -84,7 +100,8 @@ subcommand register_synth(CLI::App& app, common_options& o) {
       ->check(CLI::Range(0u, 2u));
   sc->add_option("--cdma-ports", s->cdma_ports, "CDMA ports with records");
   sc->add_option("--seed", s->seed, "random seed");
-  sc->add_flag("--cycle-wrap", s->cycle_wrap, "make the 32-bit cycle counter wrap inside the run");
+  sc->add_flag("--cycle-wrap", s->cycle_wrap,
+               "make the 32-bit cycle counter wrap inside the run (bm1688/cv184x: TIU)");
   return {sc, [&o, s] { return run_synth(o, *s); }};
 }
 

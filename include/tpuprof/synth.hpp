@@ -7,3 +7,4 @@
 #include <tpuprof/synth/cdm_synth.hpp>
 #include <tpuprof/synth/cdm_tiu_images.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
+#include <tpuprof/synth/indexed_synth.hpp>

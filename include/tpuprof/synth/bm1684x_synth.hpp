@@ -18,22 +18,9 @@
 #include <tpuprof/synth/bm1684x/options.hpp>
 #include <tpuprof/synth/bm1684x/program.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
+#include <tpuprof/synth/generated_dump.hpp>
 
 namespace tpuprof::synth {
-
-/// A generated dump: its files (names + bytes) and the events a correct
-/// decoder must produce (hardware events, TIU then GDMA, in PMU order).
-struct generated_dump {
-  std::vector<std::pair<std::string, std::vector<std::byte>>> files;
-  std::vector<engine_event> expected;  ///< op/op_type ids are indexes into `names`
-  std::vector<std::string> names;      ///< [0] = ""
-
-  io::dump_files as_files(std::string label = "<synthetic>") const {
-    return as_dump_files(files, std::move(label));
-  }
-  /// Writes every file into `dir` (created), each atomically.
-  void write_directory(const std::filesystem::path& dir) const { write_dump_directory(files, dir); }
-};
 
 /// Generates a BM1684X dump: one static subnet, `layers` layer groups of GDMA
 /// loads, TIU ops (each waiting on the last load) and stores, with TIU/DMA

@@ -1,5 +1,6 @@
-/// Events of position-paired bmprofile dumps (indexed.hpp): the vendor's ns arithmetic, the
-/// leading send_msg drop, core alignment on the first wait_msg and one common origin.
+/// Events of position-paired bmprofile dumps (indexed.hpp): the vendor's ns arithmetic on the
+/// 32-bit counters widened across wraps, the leading send_msg drop, core alignment on the first
+/// wait_msg and one common origin.
 #pragma once
 
 #include <algorithm>
@@ -24,8 +25,60 @@ struct ns_span {
   std::int64_t s = 0, e = 0;
 };
 
-inline std::int64_t vendor_ns(std::uint32_t raw, double mhz) noexcept {
+inline std::int64_t vendor_ns(std::uint64_t raw, double mhz) noexcept {
   return to_i64(static_cast<double>(raw) / mhz * 1000.0);
+}
+
+/// A list's 32-bit counter values widened to 64 bits: +2^32 from a start that falls more than
+/// 2^31 below the previous start on, and for an end below its start (the vendor does not
+/// unwrap: docs/chips/bm1688.md). Returns how many wraps it undid.
+inline std::uint64_t unwrap_counters(const std::vector<pmu_record>& v,
+                                     std::vector<std::uint64_t>& out) {
+  constexpr std::uint64_t wrap = std::uint64_t{1} << 32;
+  std::uint64_t base = 0, wraps = 0;
+  std::uint32_t last = 0;
+  out.clear();
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const auto& r = v[k];
+    if (k > 0 && r.start < last && last - r.start > (wrap >> 1)) {
+      base += wrap;
+      ++wraps;
+    }
+    last = r.start;
+    out.push_back(base + r.start);
+    out.push_back(base + r.end + (r.end < r.start ? wrap : 0));
+    if (r.end < r.start) ++wraps;
+  }
+  return wraps;
+}
+
+/// Lists of an iteration whose first record lies more than half a counter period before the
+/// latest first record of that iteration's lists wrapped before it: +2^32 (the engines and
+/// cores count one time base). `raw[e][i]` are list i's widened values. Returns the wraps undone.
+template <class Core>
+std::uint64_t align_list_wraps(const std::vector<Core>& cores,
+                               std::vector<std::vector<std::uint64_t>> (&raw)[2],
+                               const double (&mhz)[2]) {
+  constexpr std::uint64_t wrap = std::uint64_t{1} << 32;
+  std::uint64_t n = 0;
+  for (std::size_t b = 0; b < cores.size();) {
+    std::size_t end = b;
+    while (end < cores.size() && cores[end].iteration == cores[b].iteration) ++end;
+    std::int64_t latest = std::numeric_limits<std::int64_t>::min();
+    for (int e = 0; e < 2; ++e)
+      for (std::size_t i = b; i < end; ++i)
+        if (!raw[e][i].empty()) latest = std::max(latest, vendor_ns(raw[e][i][0], mhz[e]));
+    for (int e = 0; e < 2; ++e) {
+      const std::int64_t half = vendor_ns(wrap / 2, mhz[e]);
+      for (std::size_t i = b; i < end; ++i)
+        while (!raw[e][i].empty() && vendor_ns(raw[e][i][0], mhz[e]) < latest - half) {
+          for (auto& x : raw[e][i]) x += wrap;
+          ++n;
+        }
+    }
+    b = end;
+  }
+  return n;
 }
 
 /// The start (ns) of the record of the core's first wait command, if it has one.
@@ -82,7 +135,8 @@ std::vector<pmu_list> indexed_lists(std::vector<indexed_core>& cores, const cloc
                                     const std::string& label, trace_info& info) {
   const double mhz[2] = {clk.tiu_mhz, clk.dma_mhz};
   std::vector<std::vector<ns_span>> ns[2];
-  std::uint64_t unmatched = 0;
+  std::vector<std::vector<std::uint64_t>> raw[2];
+  std::uint64_t unmatched = 0, wraps = 0;
   for (auto& c : cores) {
     auto& t = c.recs[0];
     // a leading send command belongs to the previous run (the vendor drops it)
@@ -91,13 +145,21 @@ std::vector<pmu_list> indexed_lists(std::vector<indexed_core>& cores, const cloc
       t.erase(t.begin());
     }
     for (int e = 0; e < 2; ++e) {
-      auto& v = ns[e].emplace_back();
-      for (const auto& r : c.recs[e]) {
-        v.push_back({vendor_ns(r.start, mhz[e]), vendor_ns(r.end, mhz[e])});
+      wraps += unwrap_counters(c.recs[e], raw[e].emplace_back());
+      for (const auto& r : c.recs[e])
         if (r.id >= c.cmds[e].size()) ++unmatched;
-      }
     }
   }
+  wraps += align_list_wraps(cores, raw, mhz);
+  for (int e = 0; e < 2; ++e)
+    for (const auto& r : raw[e]) {
+      auto& v = ns[e].emplace_back();
+      for (std::size_t k = 0; k + 1 < r.size(); k += 2)
+        v.push_back({vendor_ns(r[k], mhz[e]), vendor_ns(r[k + 1], mhz[e])});
+    }
+  if (wraps)
+    info.diagnostics.add(diag::cycle_wrap, label, decode_error::no_offset,
+                         std::to_string(wraps) + " PMU cycle-counter wraps undone", wraps);
   // cores of an iteration aligned on their first wait command (the first core is the reference)
   // (a flag and a value, not std::optional: GCC 12 -O3 reports a false
   // maybe-uninitialized on the optional's payload)

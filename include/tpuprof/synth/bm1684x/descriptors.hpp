@@ -10,6 +10,7 @@
 
 #include <tpuprof/chips/bm1684x/regs.hpp>
 #include <tpuprof/regs/reg_table.hpp>
+#include <tpuprof/synth/bit_writer.hpp>
 
 namespace tpuprof::synth::bm1684x_detail {
 
@@ -19,21 +20,9 @@ consteval regs::reg_field fld(const regs::reg_table& t, std::string_view name) {
     if (f.name == name) return f;
   throw "no such field";
 }
-/// ORs `v` (truncated to the field's width) into a zero-initialized descriptor.
-inline void put(std::byte* d, regs::reg_field f, std::uint64_t v) noexcept {
-  if (f.width < 64) v &= (std::uint64_t{1} << f.width) - 1;
-  unsigned bit = f.lo, left = f.width;
-  while (left) {
-    const unsigned off = bit % 8, take = std::min(8 - off, left);
-    d[bit / 8] |= static_cast<std::byte>((v & ((1u << take) - 1)) << off);
-    v >>= take;
-    bit += take;
-    left -= take;
-  }
-}
-constexpr std::uint64_t align_up(std::uint64_t x, std::uint64_t a) noexcept {
-  return (x + a - 1) / a * a;
-}
+using synth::align_up;
+using synth::put;
+
 /// Execution units per lane for an element size (BM1684X: 64 bytes per lane).
 constexpr std::uint64_t eu_for(unsigned item_size) noexcept {
   return 64 / item_size;
