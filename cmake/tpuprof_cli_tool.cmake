@@ -40,6 +40,12 @@ if(TPUPROF_BUILD_TESTS AND TPUPROF_INSTALL AND NOT CMAKE_CROSSCOMPILING)
             ${_pfx}/${CMAKE_INSTALL_DATADIR}/bash-completion/completions/tpuprof)
   set_tests_properties(cli.completion.bash PROPERTIES FIXTURES_REQUIRED tpuprof_cli_installed
     PASS_REGULAR_EXPRESSION "completion ok")
+  find_program(TPUPROF_ZSH zsh)
+  if(TPUPROF_ZSH)  # parses (zsh -n); completing needs an interactive zsh
+    add_test(NAME cli.completion.zsh_syntax
+      COMMAND ${TPUPROF_ZSH} -n ${_pfx}/${CMAKE_INSTALL_DATADIR}/zsh/site-functions/_tpuprof)
+    set_tests_properties(cli.completion.zsh_syntax PROPERTIES FIXTURES_REQUIRED tpuprof_cli_installed)
+  endif()
   find_program(TPUPROF_MAN man)
   if(TPUPROF_HELP2MAN AND TPUPROF_MAN)
     add_test(NAME cli.man_page

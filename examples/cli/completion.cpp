@@ -27,7 +27,7 @@ std::vector<opt_info> options_of(const CLI::App& a) {
     opt_info i;
     for (const auto& n : op->get_snames()) i.names.push_back("-" + n);
     for (const auto& n : op->get_lnames()) i.names.push_back("--" + n);
-    i.flag = op->get_type_size() == 0;
+    i.flag = op->get_expected_min() == 0;  // a flag takes no value
     i.help = op->get_description();
     const std::string t = op->get_type_name();  // "TEXT:{a,b,c}" for IsMember
     if (auto b = t.find('{'), e = t.find('}'); b != std::string::npos && e > b) {
