@@ -15,12 +15,13 @@ namespace cli {
 
 namespace {
 
-std::size_t env_number(const char* name, std::size_t fallback) {
+/// The number in environment variable `name` when it is one >= `least`.
+std::size_t env_number(const char* name, std::size_t fallback, long least = 1) {
   const char* v = std::getenv(name);
   if (!v || !*v) return fallback;
   char* end = nullptr;
   const long n = std::strtol(v, &end, 10);
-  return (*end == '\0' && n > 0) ? static_cast<std::size_t>(n) : fallback;
+  return (*end == '\0' && n >= least) ? static_cast<std::size_t>(n) : fallback;
 }
 
 std::size_t fd_width(int fd) {
@@ -57,17 +58,28 @@ std::string text_table::render(std::size_t width) const {
   };
   const int top_keep = std::accumulate(cols_.begin(), cols_.end(), 0,
                                        [](int m, const column& c) { return std::max(m, c.keep); });
-  if (width > 0) {
-    // Drop the least wanted columns, the rightmost first among equals.
-    for (int k = 0; k < top_keep && total() > width; ++k)
-      for (std::size_t c = cols_.size(); c-- > 0 && total() > width;)
-        if (cols_[c].keep == k) shown[c] = false;
-  }
-  // Shorten the widest left-aligned column (the label) to what is left.
-  std::size_t cut = cols_.size();
-  if (width > 0 && total() > width) {
+  // The widest left-aligned shown column (the label): shortening it to 12 is
+  // preferred to dropping a column; to 8 when nothing else can go.
+  auto widest_left = [&] {
+    std::size_t cut = cols_.size();
     for (std::size_t c = 0; c < cols_.size(); ++c)
       if (shown[c] && cols_[c].left && (cut == cols_.size() || w[c] > w[cut])) cut = c;
+    return cut;
+  };
+  auto shrink_fits = [&] {
+    const std::size_t c = widest_left();
+    return c < cols_.size() && w[c] > 12 && total() - width <= w[c] - 12;
+  };
+  if (width > 0) {
+    // Drop the least wanted columns, the rightmost first among equals, until
+    // shortening the label is enough.
+    for (int k = 0; k < top_keep && total() > width && !shrink_fits(); ++k)
+      for (std::size_t c = cols_.size(); c-- > 0 && total() > width && !shrink_fits();)
+        if (cols_[c].keep == k) shown[c] = false;
+  }
+  std::size_t cut = cols_.size();
+  if (width > 0 && total() > width) {
+    cut = widest_left();
     if (cut < cols_.size()) {
       const std::size_t over = total() - width;
       w[cut] = std::max<std::size_t>(8, w[cut] > over ? w[cut] - over : 0);
@@ -129,6 +141,7 @@ void progress::set(const std::string& what, double fraction) {
   if (!active_) start_ = std::chrono::steady_clock::now(), active_ = true;
   what_ = what;
   fraction_ = fraction;
+  draw_locked();  // a new stage shows at once once the delay has passed
   if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
 }
 
@@ -162,7 +175,7 @@ std::string progress::line(const std::string& what, double fraction, double elap
 void progress::draw_locked() {
   const double el =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const std::size_t delay_ms = env_number("TPUPROF_PROGRESS_DELAY_MS", 1000);
+  const std::size_t delay_ms = env_number("TPUPROF_PROGRESS_DELAY_MS", 1000, 0);
   if (!active_ || el * 1000 < static_cast<double>(delay_ms)) return;
   const std::string l = line(what_, fraction_, el, fd_width(2), color_);
   std::fprintf(stderr, "\r\033[K%s", l.c_str());

@@ -244,6 +244,9 @@ TEST_CASE("cli tool: progress bar on a terminal stderr, with -q and NO_COLOR") {
   CHECK(r.code == 0);
   CHECK(has(r.out, "decoding"));
   CHECK(has(r.out, "\033[K"));
+  CHECK(has(r.out, "(2/2)"));  // the second of two dumps: half done
+  CHECK(has(r.out, " 50% ETA "));
+  CHECK(has(r.out, "\033[32m#"));  // the bar in colour
   r = on_tty("", "-q summary " + parent.string());
   CHECK(!has(r.out, "decoding"));
   r = on_tty("NO_COLOR=1", "summary " + parent.string());
