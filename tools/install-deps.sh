@@ -5,6 +5,7 @@ pkgs=(cmake g++ make pkg-config python3 librange-v3-dev libfmt-dev libsimdjson-d
       libbenchmark-dev libcli11-dev clang-format-16 clang libclang-rt-14-dev protobuf-compiler
       nodejs chromium
       ${TPUPROF_EXTRA_PKGS:-})
+pkgs+=(help2man man-db bsdextrautils)  # the CLI's man page (help2man) and its test (man, col)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -12,6 +12,8 @@
 #include <tpuprof/algo/group_stats.hpp>
 #include <tpuprof/trace.hpp>
 
+#include "output.hpp"
+
 namespace CLI {
 class App;
 }
@@ -25,6 +27,7 @@ enum exit_code : int {
   usage = 2,      ///< bad command line
   io_error = 3,   ///< output could not be written
   data_loss = 4,  ///< --strict and the decoder reported lost data
+  slower = 5,     ///< diff --fail-above: B is slower than A by more than the threshold
 };
 
 struct common_options {
@@ -36,6 +39,9 @@ struct common_options {
   bool quiet = false;
   bool strict = false;
   bool color = false;  ///< set from TTY + NO_COLOR
+  /// Progress bar on stderr: stderr is a terminal and no -q (stdout may be a file).
+  bool show_progress = false;
+  bool progress_color = false;  ///< the bar in colour: neither NO_COLOR nor --no-color
 };
 
 /// A registered subcommand: `run` is called once the command line is parsed
@@ -57,27 +63,6 @@ using register_fn = subcommand (*)(CLI::App& app, common_options& o);
 /// bigTpuProfile's spellings as aliases.
 void add_common(CLI::App* sc, common_options& o);
 
-/// Progress on stderr: only on a TTY and without -q.
-class progress {
- public:
-  explicit progress(bool on) : on_(on) {}
-  void step(const std::string& what) {
-    if (!on_) return;
-    std::fprintf(stderr, "\r\033[K%s", what.c_str());
-    std::fflush(stderr);
-    dirty_ = true;
-  }
-  ~progress() { done(); }
-  void done() {
-    if (on_ && dirty_) std::fprintf(stderr, "\r\033[K");
-    dirty_ = false;
-  }
-
- private:
-  bool on_;
-  bool dirty_ = false;
-};
-
 /// tpuprof::open with the command line's options: a dump directory, or a
 /// parent of several (one device each). Throws tpuprof::decode_error (with
 /// the --chip hint when the chip cannot be told). `operands`: keep the memory
@@ -87,14 +72,22 @@ tpuprof::trace load(const common_options& o, progress& p, bool operands = false)
 /// The exit code after a decode: data_loss under --strict when data was lost.
 int finish(const common_options& o, const tpuprof::trace& t);
 
+/// `tpuprof --completion bash|zsh`: a completion script for the subcommands and
+/// options registered in `app` (completion.cpp).
+std::string completion_script(const CLI::App& app, const std::string& shell);
+
 /// A JSON string literal of `s`.
 std::string json_str(std::string_view s);
+/// `v` as a JSON number (shortest round-trip form); null for NaN and infinities.
+std::string json_num(double v);
 /// `v` with `prec` decimals; "" for NaN and infinities.
 std::string num(double v, int prec = 3);
 /// Op name of `e`, "unknown" when it has none.
 std::string op_text(const tpuprof::trace_info& i, const tpuprof::engine_event& e);
 /// --by value of group and diff; throws std::invalid_argument.
 tpuprof::group_key parse_group_key(const std::string& by);
+/// Prints `table` fitted to the terminal width (terminal_width()).
+void print_table(const text_table& table);
 /// Parses "1us", "250ns", "2ms", "1.5s" or a bare number of ns.
 std::optional<double> parse_duration_ns(const std::string& s);
 /// report.html, with the memory charts when the trace kept operands.

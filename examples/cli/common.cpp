@@ -24,9 +24,11 @@ trace load(const common_options& o, progress& p, bool operands) {
   opt.num_core = o.num_core > 0 ? static_cast<unsigned>(o.num_core) : 0;
   opt.keep_operands = operands;
   opt.on_dump = [&](const std::filesystem::path& dir, std::size_t i, std::size_t n) {
-    p.step(fmt::format("decoding {} ({}/{})", dir.string(), i + 1, n));
+    p.set(fmt::format("decoding {} ({}/{})", dir.filename().string(), i + 1, n),
+          n ? static_cast<double>(i) / static_cast<double>(n) : -1.0);
   };
   try {
+    p.step("decoding " + o.input);
     auto t = open(o.input, opt);
     p.done();
     return t;
@@ -79,6 +81,10 @@ std::string json_str(std::string_view s) {
   return o + "\"";
 }
 
+std::string json_num(double v) {
+  return std::isfinite(v) ? fmt::format("{}", v) : "null";
+}
+
 std::string num(double v, int prec) {
   if (!std::isfinite(v)) return "";
   return fmt::format("{:.{}f}", v, prec);
@@ -101,6 +107,10 @@ group_key parse_group_key(const std::string& by) {
     throw std::invalid_argument("unknown --by '" + by +
                                 "' (op, op_type, function, layer, engine, core)");
   return k->second;
+}
+
+void print_table(const text_table& table) {
+  fmt::print("{}", table.render(terminal_width()));
 }
 
 std::optional<double> parse_duration_ns(const std::string& s) {

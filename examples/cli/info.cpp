@@ -64,8 +64,10 @@ void print_info(const trace& t, bool color) {
   const char* r = color ? "\033[0m" : "";
   fmt::print("{}chip{}      {}\n", b, r, m.chip);
   fmt::print("{}source{}    {}\n", b, r, m.source);
-  fmt::print("{}devices{}   {}   cores {}   mode {}\n", b, r, m.devices, m.cores,
-             m.mode.empty() ? "-" : m.mode);
+  // The mode text of the SG2260 family already starts with "mode" ("mode 1 (...)").
+  const bool says_mode = m.mode.rfind("mode ", 0) == 0;
+  fmt::print("{}devices{}   {}   cores {}   {}{}\n", b, r, m.devices, m.cores,
+             says_mode ? "" : "mode ", m.mode.empty() ? "-" : m.mode);
   fmt::print("{}events{}    {} hardware, {} derived (layers, functions, MCU, subnets)\n", b, r,
              t.events().size(), t.spans().size());
   fmt::print("{}span{}      {:.3f} us  ({:.3f} .. {:.3f} us)\n", b, r,
@@ -101,14 +103,16 @@ void print_info(const trace& t, bool color) {
 
 subcommand register_info(CLI::App& app, common_options& o) {
   auto json = std::make_shared<bool>(false);
+  auto format = std::make_shared<std::string>("text");
   auto* sc =
       app.add_subcommand("info", "chip, cores, engines, record counts, time span, diagnostics");
   add_common(sc, o);
-  sc->add_flag("--json", *json, "machine-readable output");
-  return {sc, [&o, json] {
-            progress p(!o.quiet && o.color);
+  sc->add_flag("--json", *json, "machine-readable output (the same as --format json)");
+  sc->add_option("--format", *format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  return {sc, [&o, json, format] {
+            progress p(o.show_progress, o.progress_color);
             auto t = load(o, p);
-            if (*json)
+            if (*json || *format == "json")
               fmt::print("{}", info_json(t));
             else
               print_info(t, o.color);

@@ -3,10 +3,15 @@
 // exceptions to exit codes.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -50,6 +55,57 @@ void add_common(CLI::App* sc, common_options& o) {
 
 }  // namespace cli
 
+namespace {
+
+/// Every spelling of the options of `a` ("-n", "--by", ...).
+std::vector<std::string> option_names(const CLI::App& a) {
+  std::vector<std::string> v;
+  for (const CLI::Option* op : a.get_options()) {
+    for (const auto& n : op->get_snames()) v.push_back("-" + n);
+    for (const auto& n : op->get_lnames()) v.push_back("--" + n);
+  }
+  return v;
+}
+
+/// An option-looking word that is no negative number ("-1", "-0.5").
+bool is_option_word(const std::string& w) {
+  if (w.size() < 2 || w[0] != '-' || w == "--") return false;
+  return !(std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
+}
+
+/// Names an unknown subcommand or option of the command line with the closest
+/// known one; nullopt when every word is known (CLI11's own message then).
+std::optional<std::string> unknown_word(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* sc = nullptr;
+  std::vector<std::string> subs;
+  for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
+    subs.push_back(s->get_name());
+  auto suggest = [](const std::string& what, const std::string& w, const std::string& where,
+                    const std::string& near) {
+    return what + " '" + w + "'" + where + (near.empty() ? "" : "; did you mean '" + near + "'?");
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string w = argv[i];
+    if (w == "--") break;
+    if (is_option_word(w)) {
+      const std::string name = w.substr(0, w.find('='));
+      if (app.get_option_no_throw(name) || (sc && sc->get_option_no_throw(name))) continue;
+      auto names = option_names(app);
+      if (sc)
+        for (auto& n : option_names(*sc)) names.push_back(n);
+      return suggest("unknown option", name, sc ? " for " + sc->get_name() : "",
+                     cli::closest(name, names));
+    }
+    if (sc) continue;  // a positional or an option's value
+    if (std::find(subs.begin(), subs.end(), w) == subs.end())
+      return suggest("unknown subcommand", w, "", cli::closest(w, subs));
+    sc = app.get_subcommand_ptr(w).get();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"tpuprof: timelines, tables and answers from Sophgo TPU hardware profiles"};
   app.set_version_flag("--version", std::string("tpuprof ") + tpuprof::version_string +
@@ -63,6 +119,17 @@ int main(int argc, char** argv) {
 
   std::vector<cli::subcommand> commands;
   for (auto reg : subcommands) commands.push_back(reg(app, o));
+  // `tpuprof --completion bash|zsh`: the completion script, from the options and
+  // subcommands registered above (the build installs its output; not in --help).
+  if (argc == 3 && std::string(argv[1]) == "--completion") {
+    const std::string shell = argv[2];
+    if (shell != "bash" && shell != "zsh") {
+      std::fprintf(stderr, "tpuprof: --completion: bash or zsh\n");
+      return cli::usage;
+    }
+    std::fputs(cli::completion_script(app, shell).c_str(), stdout);
+    return cli::ok;
+  }
 
   try {
     app.parse(argc, argv);
@@ -71,11 +138,17 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    if (auto w = unknown_word(app, argc, argv)) {
+      std::fprintf(stderr, "tpuprof: %s\nRun with --help for more information.\n", w->c_str());
+      return cli::usage;
+    }
     app.exit(e);
     return cli::usage;
   }
   o.color = !no_color && std::getenv("NO_COLOR") == nullptr && ::isatty(2) && ::isatty(1);
   if (o.quiet) o.color = false;
+  o.show_progress = !o.quiet && ::isatty(2);
+  o.progress_color = !no_color && std::getenv("NO_COLOR") == nullptr;
 
   try {
     for (const auto& c : commands)

@@ -28,7 +28,7 @@ subcommand register_report(CLI::App& app, common_options& o) {
   add_common(sc, o);
   sc->add_option("-o,--output", *out, "file to write (default report.html)");
   return {sc, [&o, out] {
-            progress p(!o.quiet && o.color);
+            progress p(o.show_progress, o.progress_color);
             auto t = load(o, p, true);
             p.step("writing " + *out);
             write_report(*out, t);

@@ -21,6 +21,10 @@
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/io/dump_files.hpp>
 
+// Everything below needs the samples: without them (a clone without ../shared)
+// the helpers would be unused, which -Werror turns into a failed build.
+#ifdef TPUPROF_SAMPLES_DIR
+
 namespace {
 
 using tpuprof::engine;
@@ -82,8 +86,6 @@ void sort_by_start(std::vector<row>& v) {
 }
 
 }  // namespace
-
-#ifdef TPUPROF_SAMPLES_DIR
 
 namespace {
 

@@ -56,6 +56,7 @@ void check_like(const trace& t, const T& want) {
   CHECK(t.events(engine::layer).empty());
 }
 
+#ifdef TPUPROF_SAMPLES_DIR  // helpers of the sample tests (unused without samples)
 std::size_t count(const trace& t, engine e) {
   return static_cast<std::size_t>(std::ranges::distance(t.events(e)));
 }
@@ -87,6 +88,7 @@ fs::path tmp(const std::string& name) {
   fs::create_directories(p);
   return p;
 }
+#endif  // TPUPROF_SAMPLES_DIR
 
 std::string what_of(auto&& f) {
   try {

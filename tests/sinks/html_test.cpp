@@ -434,6 +434,7 @@ struct mem_expect {
   std::vector<mem_probe> probes;
 };
 
+#ifdef TPUPROF_SAMPLES_DIR  // used by the sample tests only
 std::string grouped(std::uint64_t v) {
   std::string b = std::to_string(v), g;
   for (std::size_t i = 0; i < b.size(); ++i) {
@@ -442,6 +443,7 @@ std::string grouped(std::uint64_t v) {
   }
   return g;
 }
+#endif
 
 void put_fields(std::ofstream& f, const std::vector<std::pair<std::string, std::string>>& fields) {
   f << '{';

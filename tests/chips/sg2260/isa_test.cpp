@@ -41,6 +41,7 @@ void put(std::vector<std::byte>& b, const tpuprof::regs::reg_table& t, std::stri
   }
 }
 
+#ifdef TPUPROF_SAMPLES_DIR  // the helpers of the capture tests below (unused without samples)
 std::string percent(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", x * 100.0);
@@ -85,6 +86,8 @@ std::vector<vendor_row> read_vendor_regs() {
   }
   return rows;
 }
+
+#endif  // TPUPROF_SAMPLES_DIR
 
 }  // namespace
 

@@ -1,0 +1,23 @@
+# A clone without ../shared must build: the test files that use the samples
+# (#ifdef TPUPROF_SAMPLES_DIR) compiled once more without them, with the same
+# warnings (-Werror), so an unused helper outside the #ifdef fails a test here
+# instead of a user's build. Built only by the ctest below (EXCLUDE_FROM_ALL).
+# Included from tests/CMakeLists.txt after tpuprof_tests is defined.
+set(_no_samples_srcs)
+foreach(src IN LISTS _tests)
+  file(READ "${src}" _text)
+  string(FIND "${_text}" "TPUPROF_SAMPLES_DIR" _at)
+  if(NOT _at EQUAL -1)
+    list(APPEND _no_samples_srcs "${src}")
+  endif()
+endforeach()
+if(_no_samples_srcs)
+  add_library(tpuprof_tests_no_samples OBJECT EXCLUDE_FROM_ALL ${_no_samples_srcs})
+  target_link_libraries(tpuprof_tests_no_samples PRIVATE tpuprof::tpuprof doctest::doctest)
+  target_include_directories(tpuprof_tests_no_samples PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_definitions(tpuprof_tests_no_samples PRIVATE
+    TPUPROF_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/tmp" TPUPROF_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  tpuprof_enable_warnings(tpuprof_tests_no_samples)
+  add_test(NAME build.tests_without_samples
+    COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR} --target tpuprof_tests_no_samples)
+endif()
