@@ -52,7 +52,7 @@ io::host_trace read_host(const convert_options& c, const trace& t, progress& p) 
 }
 
 int run_convert(const common_options& o, const convert_options& c) {
-  progress p(!o.quiet && o.color);
+  progress p(o.show_progress, o.progress_color);
   auto t = load(o, p, c.html);
   fs::create_directories(c.out_dir);
   const fs::path out(c.out_dir);

@@ -77,7 +77,7 @@ std::size_t write_dump(const synth_options& s) {
 
 int run_synth(const common_options& o, const synth_options& s) {
   if (s.out_dir.empty()) throw std::invalid_argument("synth needs -o DIR");
-  progress p(!o.quiet && o.color);
+  progress p(o.show_progress, o.progress_color);
   p.step("generating " + s.chip + " dump");
   const std::size_t events = write_dump(s);
   p.done();
