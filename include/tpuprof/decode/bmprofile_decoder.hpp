@@ -292,6 +292,7 @@ template <bmprofile::bmprofile_chip Chip>
 void bmprofile_decoder<Chip>::load_indexed(const bmprofile::clocks& clk) {
   // a constexpr branch: explicit instantiations (compiled mode) instantiate this for every chip
   if constexpr (bmprofile::indexed_chip<Chip>) {
+    bmprofile::check_core_ids<Chip>(global_, iters_, files_.label(), info_.diagnostics);
     auto cores = bmprofile::read_indexed_cores<Chip>(files_, iters_, info_.diagnostics);
     lists_ = bmprofile::indexed_lists<Chip>(cores, clk, files_.label(), info_);
     bmprofile::attach_layers(lists_, global_, iters_);
