@@ -41,9 +41,8 @@ struct dump {
     global = test_util::bytes_of(g);
   }
   tpuprof::io::dump_files files() const {
-    std::vector<tpuprof::io::dump_files::memory_file> v{{"global.profile", global},
-                                                        {"iter0.profile", iter},
-                                                        {"cmd_124071000_0_1.dat", gdma}};
+    std::vector<tpuprof::io::dump_files::memory_file> v{
+        {"global.profile", global}, {"iter0.profile", iter}, {"cmd_124071000_0_1.dat", gdma}};
     if (with_tiu) v.push_back({"cmd_12406e000_0_0.dat", tiu});
     return tpuprof::io::dump_files::from_memory(std::move(v), "d");
   }
@@ -66,8 +65,8 @@ TEST_CASE("BM1688: a missing command file is a diagnostic naming it; events are 
   const bmprofile_decoder<bm1688> dec(d.files());
   const auto& g = dec.info().diagnostics;
   CHECK(g[diag::missing_file] == 1);
-  CHECK(has_note(g, diag::missing_file, "d/cmd_12406e000_0_0.dat",
-                 tpuprof::decode_error::no_offset, "command file missing"));
+  CHECK(has_note(g, diag::missing_file, "d/cmd_12406e000_0_0.dat", tpuprof::decode_error::no_offset,
+                 "command file missing"));
   CHECK(g[diag::unmatched_record] == 137);  // every TIU record, none of GDMA
   CHECK(dec.events().size() == 303);
   for (const auto& e : dec.events())

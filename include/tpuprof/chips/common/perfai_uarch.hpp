@@ -10,8 +10,8 @@
 #include <limits>
 #include <optional>
 #include <span>
-#include <utility>
 #include <string_view>
+#include <utility>
 
 #include <tpuprof/regs/reg_table.hpp>
 
@@ -77,7 +77,7 @@ std::optional<std::pair<double, double>> more_ops(std::string_view cls, std::str
     return std::pair{d(m * nn * kk) * 2,
                      d(align_up(m, k.npu) * align_up(nn, cube) * align_up(kk, 4)) * 2};
   }
-  const bool cmp = cls == "CMP", sfu = cls == "SFU", rq = cls == "RQ&DQ";
+  const bool cmp = cls == "CMP", sfu = cls == "SFU", rq = cls == "RQ&DQ" || cls == "RQ&sDQ";
   if (cmp || sfu || rq) {
     double f = cmp ? 2 : rq ? 3 : 1;
     if (sfu && (op == "sfu.taylor_4x" || op == "sfu.taylor")) f = 2 * d(g("opd1_n")) - 1;
