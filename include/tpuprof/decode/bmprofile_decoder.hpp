@@ -23,6 +23,7 @@
 #include <tpuprof/decode/bmprofile/chip.hpp>
 #include <tpuprof/decode/bmprofile/global_profile.hpp>
 #include <tpuprof/decode/bmprofile/indexed.hpp>
+#include <tpuprof/decode/bmprofile/indexed_derived.hpp>
 #include <tpuprof/decode/bmprofile/indexed_events.hpp>
 #include <tpuprof/decode/bmprofile/matching.hpp>
 #include <tpuprof/decode/bmprofile/mcu.hpp>
@@ -93,8 +94,7 @@ class bmprofile_decoder {
   /// The decoded descriptor of a hardware event from events(); nullptr when
   /// the record has no static command or the chip has no descriptor tables.
   const regs::instruction* command(const engine_event& e) const {
-    auto it =
-        cmd_index_.find({static_cast<std::uint8_t>(e.engine), e.group, e.cmd_id, e.begin_cycle});
+    auto it = cmd_index_.find(bmprofile::command_key(e));
     return it == cmd_index_.end() ? nullptr : it->second;
   }
   /// Memory ranges an event's command reads and writes (empty when unknown):
@@ -206,6 +206,8 @@ class bmprofile_decoder {
   /// addresses: the lists point into them).
   std::map<std::int64_t, bmprofile::subnet_program> programs_;
   bmprofile::command_lookup cmd_index_;
+  /// Position-paired chips: the decoded commands per core and engine (cmd_index_ points in).
+  std::vector<std::vector<regs::instruction>> indexed_ins_;
   std::vector<std::unique_ptr<std::vector<bmprofile::dyn_event>>> dyn_store_;
   std::vector<std::unique_ptr<bmprofile::subnet_info>> synthetic_subnets_;
   std::vector<const bmprofile::subnet_info*> iter_subnet_;
@@ -290,9 +292,13 @@ template <bmprofile::bmprofile_chip Chip>
 void bmprofile_decoder<Chip>::load_indexed(const bmprofile::clocks& clk) {
   // a constexpr branch: explicit instantiations (compiled mode) instantiate this for every chip
   if constexpr (bmprofile::indexed_chip<Chip>) {
+    bmprofile::check_core_ids<Chip>(global_, iters_, files_.label(), info_.diagnostics);
     auto cores = bmprofile::read_indexed_cores<Chip>(files_, iters_, info_.diagnostics);
     lists_ = bmprofile::indexed_lists<Chip>(cores, clk, files_.label(), info_);
     bmprofile::attach_layers(lists_, global_, iters_);
+    bmprofile::index_commands<Chip>(cores, lists_, indexed_ins_, cmd_index_, files_.label(),
+                                    info_.diagnostics);
+    bmprofile::add_indexed_spans(lists_, global_, iters_, clk.tiu_mhz, info_.names, spans_);
   }
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
   for (const auto& l : lists_)

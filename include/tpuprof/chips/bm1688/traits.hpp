@@ -12,6 +12,7 @@
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/chips/bm1688/isa_table.hpp>
 #include <tpuprof/chips/bm1688/regs.hpp>
+#include <tpuprof/chips/common/perfai_convert.hpp>
 #include <tpuprof/chips/common/perfai_uarch.hpp>
 #include <tpuprof/chips/isa_entry.hpp>
 #include <tpuprof/command_frame.hpp>
@@ -19,6 +20,7 @@
 #include <tpuprof/io/byte_reader.hpp>
 #include <tpuprof/node_set_layout.hpp>
 #include <tpuprof/pmu_record.hpp>
+#include <tpuprof/regs/instruction.hpp>
 
 namespace tpuprof::chips {
 
@@ -75,6 +77,15 @@ struct bm1688 {
   static float uarch_rate(std::string_view cls, std::string_view op,
                           std::span<const std::byte> cmd) {
     return perfai_uarch_rate(table_named(regs::bm1688::all_tables, cls), op, cmd, {32, 16, 32});
+  }
+  /// Operand decoding (chips/common/perfai_convert.hpp) with the address map and constants of
+  /// BM1688.h: 32 lanes of 128 KiB, EU_BYTES 16; GMEM tag bit 39; conv INT4.
+  static constexpr perfai::mem_consts mem{32, std::uint64_t{1} << 17, 16, false, 6};
+  using tgcr_state = perfai::tgcr_state;
+  static perfai::decode_status decode_command(engine e, std::string_view cls, std::string_view op,
+                                              std::span<const std::byte> cmd, tgcr_state& tg,
+                                              regs::instruction& out) {
+    return perfai::decode(regs::bm1688::all_tables, cls, op, e, cmd, mem, tg, out);
   }
   /// Commands are packed back to back.
   static constexpr bool realigns_after(std::string_view) noexcept { return false; }

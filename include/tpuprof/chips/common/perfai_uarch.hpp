@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include <tpuprof/regs/reg_table.hpp>
 
@@ -47,10 +48,54 @@ constexpr std::uint64_t cube_num(perfai_consts k, std::uint64_t prec) noexcept {
   const unsigned ts = twice_size(prec);
   return ts >= 8 ? 1 : 2ull * k.ic_parallel / ts;
 }
+
+/// (alg, uArch) ops of the matrix, compare, special-function, linear and re/dequantize classes
+/// (opdef.py mm_op, mm2_op, cmp_op, sfu_op, lin_op, rqdq_op); nullopt for other classes.
+template <class G>
+std::optional<std::pair<double, double>> more_ops(std::string_view cls, std::string_view op,
+                                                  const G& g, perfai_consts k) {
+  const std::uint64_t n = g("res0_n"), c = g("res0_c"), h = g("res0_h"), w = g("res0_w");
+  const std::uint64_t ac = align_up(c, k.npu);
+  auto d = [](std::uint64_t x) { return static_cast<double>(x); };
+  if (cls == "MM") {  // has_bias: the converter always gives three operands
+    std::uint64_t m = g("opd0_n"), kk = g("opd0_w") * g("opd0_c");
+    const std::uint64_t nn = g("res0_w") * c;
+    if (g("opt_left_tran")) std::swap(m, kk);
+    const std::uint64_t an = ac * align_up(g("res0_w"), eu_num(k, g("opt_opd0_prec")));
+    return std::pair{d(m * nn) * d(2 * kk), d(m * an) * d(2 * kk)};
+  }
+  if (cls == "MM2") {
+    std::uint64_t m = c, kk = g("opd1_w"), nn = g("opd1_c");
+    if (op == "mm2.nt") std::swap(kk, nn);
+    if (op == "mm2.tt") {  // m, k, n = k, m, k as the vendor writes it
+      const std::uint64_t m0 = m;
+      m = kk;
+      nn = kk;
+      kk = m0;
+    }
+    const std::uint64_t cube = cube_num(k, g("opt_res0_prec"));
+    return std::pair{d(m * nn * kk) * 2,
+                     d(align_up(m, k.npu) * align_up(nn, cube) * align_up(kk, 4)) * 2};
+  }
+  const bool cmp = cls == "CMP", sfu = cls == "SFU", rq = cls == "RQ&DQ" || cls == "RQ&sDQ";
+  if (cmp || sfu || rq) {
+    double f = cmp ? 2 : rq ? 3 : 1;
+    if (sfu && (op == "sfu.taylor_4x" || op == "sfu.taylor")) f = 2 * d(g("opd1_n")) - 1;
+    if (sfu && op == "sfu.rsqrt") f = 30;
+    const std::uint64_t eu = eu_num(k, g("opt_opd0_prec"));
+    return std::pair{d(n * c * h * w) * f, d(n * ac * align_up(h * w, eu)) * f};
+  }
+  if (cls == "LIN") {  // EU of the result precision (the converter's opd0 dtype), w aligned
+    const std::uint64_t eu = eu_num(k, g("opt_res0_prec"));
+    return std::pair{d(n * c * h * w) * 2, d(n * ac * h * align_up(w, eu)) * 2};
+  }
+  return std::nullopt;
+}
 }  // namespace detail
 
-/// alg ops / uArch ops of a TIU command of class table `t`; NaN for classes the vendor's
-/// formulas do not cover here (MM, CMP, SFU, LIN, VC, RQ&DQ, SGL: none in the captures).
+/// alg ops / uArch ops of a TIU command of class table `t`; NaN where the vendor computes
+/// none: VC (its uArch formula reads a second result the converter never makes: IndexError),
+/// SGL (its converter reads a field the table lacks: AttributeError), LAR (no op class).
 inline float perfai_uarch_rate(const regs::reg_table* t, std::string_view op,
                                std::span<const std::byte> data, perfai_consts k) {
   constexpr float nan = std::numeric_limits<float>::quiet_NaN();
@@ -78,6 +123,7 @@ inline float perfai_uarch_rate(const regs::reg_table* t, std::string_view op,
                         (static_cast<double>(2 * aic * kh * kw) - 1 + static_cast<double>(bias));
     return rate(alg, arch);
   }
+  if (const auto o = detail::more_ops(cls, op, g, k)) return rate(o->first, o->second);
   const bool ar = cls == "AR", pord = cls == "PorD", cwbc = cls == "CW&BC" || cls == "CW&sBC",
              sg = cls == "SG";
   if (!ar && !pord && !cwbc && !sg) return nan;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include <tpuprof/chip_traits.hpp>
+#include <tpuprof/chips/common/perfai_convert.hpp>
 #include <tpuprof/chips/common/perfai_uarch.hpp>
 #include <tpuprof/chips/cv184x/isa_table.hpp>
 #include <tpuprof/chips/cv184x/regs.hpp>
@@ -19,6 +20,7 @@
 #include <tpuprof/io/byte_reader.hpp>
 #include <tpuprof/node_set_layout.hpp>
 #include <tpuprof/pmu_record.hpp>
+#include <tpuprof/regs/instruction.hpp>
 
 namespace tpuprof::chips {
 
@@ -82,6 +84,15 @@ struct cv184x {
   static float uarch_rate(std::string_view cls, std::string_view op,
                           std::span<const std::byte> cmd) {
     return perfai_uarch_rate(table_named(regs::cv184x::all_tables, cls), op, cmd, {8, 16, 16});
+  }
+  /// Operand decoding (chips/common/perfai_convert.hpp) with the address map and constants of
+  /// CV184X.h: 8 lanes of 64 KiB, EU_BYTES 16; 5-bit tag at bit 40; conv INT8.
+  static constexpr perfai::mem_consts mem{8, 65536, 16, true, 0};
+  using tgcr_state = perfai::tgcr_state;
+  static perfai::decode_status decode_command(engine e, std::string_view cls, std::string_view op,
+                                              std::span<const std::byte> cmd, tgcr_state& tg,
+                                              regs::instruction& out) {
+    return perfai::decode(regs::cv184x::all_tables, cls, op, e, cmd, mem, tg, out);
   }
   /// Commands are packed back to back.
   static constexpr bool realigns_after(std::string_view) noexcept { return false; }

@@ -4,6 +4,7 @@
 /// format notes §2-§6). Chips opt in with `pmu_indexed` and describe their records.
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <tpuprof/command_frame.hpp>
 #include <tpuprof/decode/bmprofile/blocks.hpp>
 #include <tpuprof/decode/bmprofile/chip.hpp>
+#include <tpuprof/decode/bmprofile/global_profile.hpp>
 #include <tpuprof/decode/bmprofile/time.hpp>
 #include <tpuprof/diagnostics.hpp>
 #include <tpuprof/engine.hpp>
@@ -66,9 +68,16 @@ std::vector<listed_command> frame_command_list(const io::byte_reader& r, std::ui
     const auto w0 = io::load_le<std::uint64_t>(b.data() + off);
     const auto w1 = off + 16 <= b.size() ? io::load_le<std::uint64_t>(b.data() + off + 8) : 0;
     const auto f = eng == engine::tiu ? Chip::frame_tiu(w0) : Chip::frame_gdma(w0, w1);
-    if (!f || off + f->length > b.size()) {
+    if (!f) {
       diag.add(diag::unknown_enum, r.file(), r.base() + off,
                std::string(name(eng)) + " command not decodable: rest of the list ignored");
+      break;
+    }
+    if (off + f->length > b.size()) {
+      diag.add(diag::truncated_tail, r.file(), r.base() + off,
+               std::string(name(eng)) + " command " + std::string(f->op) + " needs " +
+                   std::to_string(f->length) + " bytes, " + std::to_string(b.size() - off) +
+                   " remain: rest of the list ignored");
       break;
     }
     out.push_back({*f, Chip::command_class(eng, w0), b.subspan(off, f->length)});
@@ -121,6 +130,25 @@ std::vector<pmu_record> read_records(const io::byte_reader& r, engine eng,
   std::vector<pmu_record> v(n);
   for (std::size_t k = 0; k < n; ++k) v[k] = Chip::read_pmu(eng, r.bytes().data() + k * rs);
   return v;
+}
+
+/// Cores the chip does not have, in global.profile's core_list or as blocks of an iteration
+/// file: diagnosed (their events are kept, on the core the dump names).
+template <indexed_chip Chip>
+void check_core_ids(const global_profile& g, const std::vector<iter_blocks>& iters,
+                    const std::string& label, decode_diagnostics& diag) {
+  const std::string chip(Chip::name), count = std::to_string(Chip::core_count);
+  for (int c : g.core_list)
+    if (c < 0 || static_cast<unsigned>(c) >= Chip::core_count)
+      diag.add(diag::other, label + "/global.profile", decode_error::no_offset,
+               "core_list names core " + std::to_string(c) + "; " + chip + " has " + count);
+  for (const auto& ib : iters) {
+    const std::size_t n =
+        std::max({ib.commands.size(), ib.monitor_bd.size(), ib.monitor_gdma.size()});
+    if (n > Chip::core_count)
+      diag.add(diag::other, ib.file, decode_error::no_offset,
+               std::to_string(n) + " cores of COMMAND / MONITOR blocks; " + chip + " has " + count);
+  }
 }
 
 /// Every core of every iteration: the k-th COMMAND / MONITOR_BD / MONITOR_GDMA block of a file

@@ -77,6 +77,14 @@ using command_lookup =
     std::map<std::tuple<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>,
              const regs::instruction*>;
 
+/// The command_lookup key of an event: the engine with the core in its high bits (position-paired
+/// chips have several cores with their own command lists), iteration, cmd_id, begin cycle.
+inline std::tuple<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t> command_key(
+    const engine_event& e) noexcept {
+  return {static_cast<std::uint8_t>(static_cast<unsigned>(e.engine) | (e.unit & 0xFu) << 4u),
+          e.group, e.cmd_id, e.begin_cycle};
+}
+
 /// Interned names of the chip's bd_func / gdma_func tables.
 template <bmprofile_chip Chip>
 struct func_ids {

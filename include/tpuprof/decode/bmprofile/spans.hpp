@@ -62,9 +62,7 @@ event_extents scan_events(const std::vector<pmu_list>& lists, std::size_t iterat
       const auto pr = l.pair[k];
       if (pr == no_pair || (pr & dyn_pair_bit)) return;
       if (const auto* ni = l.node_ins; ni && pr < ni->size() && (*ni)[pr])
-        cmds.emplace(
-            std::tuple{static_cast<std::uint8_t>(e.engine), e.group, e.cmd_id, e.begin_cycle},
-            (*ni)[pr]);
+        cmds.emplace(command_key(e), (*ni)[pr]);
       const auto layer = (*l.nodes)[pr].layer;
       if (layer < 0) return;
       auto [it, fresh] = x.layer_span.try_emplace({l.iteration, layer}, e.begin_ns, e.end_ns);
