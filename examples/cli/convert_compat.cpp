@@ -1,6 +1,7 @@
 // bigTpuProfile's call form of `tpuprof convert` and the optional SQLite output.
 #include "convert_compat.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
@@ -52,6 +53,11 @@ output_plan plan_outputs(const compat_options& c, const std::string& o_dir) {
 
 void write_compat_outputs(const compat_options& c, const trace& t, const output_plan& plan,
                           const emit_fn& emit) {
+  if (c.enable_doc &&
+      !c.disable_doc)  // said even under -q: an output the user asked for is missing
+    std::fprintf(stderr,
+                 "tpuprof: --enable_doc: the PerfDoc workbook and the *RegInfo_N.txt files are "
+                 "not written yet; --csv and --sqlite carry the same events\n");
   if (c.sqlite || !c.sqlite_db.empty()) {
 #if TPUPROF_WITH_SQLITE
     const std::string file = c.sqlite_db.empty() ? std::string("trace.sqlite") : c.sqlite_db;
