@@ -60,7 +60,9 @@ void write_compat_outputs(const compat_options& c, const trace& t, const output_
                  "not written yet; --csv and --sqlite carry the same events\n");
   if (c.sqlite || !c.sqlite_db.empty()) {
 #if TPUPROF_WITH_SQLITE
-    const std::string file = c.sqlite_db.empty() ? std::string("trace.sqlite") : c.sqlite_db;
+    // --sqlite-db is relative to the working directory, not to OUT.
+    const std::string file =
+        c.sqlite_db.empty() ? std::string("trace.sqlite") : fs::absolute(c.sqlite_db).string();
     emit(file, [&](const fs::path& f) {
       // OUT/trace.sqlite holds this dump only and appears whole (temp + rename);
       // --sqlite-db appends in one transaction (a failure rolls back).

@@ -44,5 +44,15 @@ rc=$?
 set -e
 n=$((n + 1))
 if [ "$rc" -ne 2 ]; then echo "FAIL: -o and OUT: exit $rc, want 2"; fails=$((fails + 1)); fi
+# --sqlite-db (relative to the working directory) collects several dumps in one database.
+if command -v sqlite3 > /dev/null; then
+  n=$((n + 1))
+  "$T" -q convert --sqlite-db runs.sqlite -o o1 "$IN"
+  "$T" -q convert --sqlite-db runs.sqlite --label second -o o2 "$S/synthetic/aks_mode1_seed1/cdm_profile_data_dev0-0"
+  got=$(sqlite3 runs.sqlite "select group_concat(coalesce(call, '-') || ':' || label, ' ') from runs")
+  if [ "$got" != "-: 0:second" ] || [ -e o1/runs.sqlite ]; then
+    echo "FAIL: --sqlite-db: runs '$got'"; fails=$((fails + 1))
+  fi
+fi
 echo "$((n - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]
