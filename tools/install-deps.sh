@@ -4,6 +4,7 @@ set -euo pipefail
 pkgs=(cmake g++ make pkg-config python3 librange-v3-dev libfmt-dev libsimdjson-dev doctest-dev
       libbenchmark-dev libcli11-dev clang-format-16 clang libclang-rt-14-dev protobuf-compiler
       nodejs chromium
+      libsqlite3-dev sqlite3
       ${TPUPROF_EXTRA_PKGS:-})
 pkgs+=(help2man man-db bsdextrautils)  # the CLI's man page (help2man) and its test (man, col)
 missing=()

@@ -21,6 +21,7 @@
 #include <tpuprof/trace.hpp>
 
 #include "cli.hpp"
+#include "convert_compat.hpp"
 
 namespace fs = std::filesystem;
 using namespace tpuprof;
@@ -29,10 +30,11 @@ namespace cli {
 namespace {
 
 struct convert_options {
-  std::string out_dir = "tpuprof_out";
+  std::string out_dir;  ///< -o; default tpuprof_out/ (plan_outputs)
   bool perfetto = false, json = false, csv = false, html = false, no_summary = false;
   std::string host_trace;
   std::optional<double> host_offset_ns;
+  compat_options compat;  ///< bigTpuProfile's call form, SQLite (convert_compat.cpp)
 };
 
 /// The host trace of --host-trace, aligned to the device timeline.
@@ -52,20 +54,22 @@ io::host_trace read_host(const convert_options& c, const trace& t, progress& p) 
 }
 
 int run_convert(const common_options& o, const convert_options& c) {
+  const output_plan plan = plan_outputs(c.compat, c.out_dir);
   progress p(o.show_progress, o.progress_color);
   auto t = load(o, p, c.html);
-  fs::create_directories(c.out_dir);
-  const fs::path out(c.out_dir);
+  fs::create_directories(plan.dir);
+  const fs::path& out = plan.dir;
   const io::host_trace host = read_host(c, t, p);
-  const bool any = c.perfetto || c.json || c.csv || c.html;
+  const bool any =
+      c.perfetto || c.json || c.csv || c.html || c.compat.sqlite || !c.compat.sqlite_db.empty();
   std::vector<std::string> written;
   auto emit = [&](const std::string& file, auto&& write) {
     p.step("writing " + (out / file).string());
     write(out / file);
     written.push_back((out / file).string());
   };
-  if (c.perfetto || !any)
-    emit("trace.pftrace",
+  if (c.perfetto || !any || plan.vendor)
+    emit(plan.perfetto_name,
          [&](const fs::path& f) { sinks::write_file<sinks::perfetto_sink>(f, t, host); });
   if (c.json)
     emit("trace.json",
@@ -75,6 +79,7 @@ int run_convert(const common_options& o, const convert_options& c) {
     emit("summary.csv",
          [&](const fs::path& f) { sinks::write_file<sinks::csv_summary_sink>(f, t); });
   }
+  write_compat_outputs(c.compat, t, plan, emit);
   if (c.html) emit("report.html", [&](const fs::path& f) { write_report(f.string(), t); });
   if (!c.no_summary) {
     emit("summary.txt", [&](const fs::path& f) {
@@ -109,6 +114,7 @@ subcommand register_convert(CLI::App& app, common_options& o) {
   sc->add_option("--host-offset-ns", c->host_offset_ns,
                  "explicit host->device shift instead of tail_offset_ns");
   sc->add_flag("--disable_summary,--no-summary", c->no_summary, "do not write summary.txt");
+  add_compat_options(sc, c->compat);
   return {sc, [&o, c] { return run_convert(o, *c); }};
 }
 
