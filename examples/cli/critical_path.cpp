@@ -25,6 +25,13 @@ using namespace tpuprof;
 namespace cli {
 namespace {
 
+/// Engine name as the JSON keys spell it ("tiu", "gdma", ...).
+std::string json_engine(engine e) {
+  std::string s(name(e));
+  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
+}
+
 struct critical_path_options {
   std::string format = "table";
   std::size_t limit = 30;
@@ -53,17 +60,18 @@ void print_json(const trace& t, const algo::dependency_graph& g,
     s += fmt::format(
         "{}{{\"engine\":\"{}\",\"core\":{},\"cmd_id\":{},\"begin_ns\":{},\"end_ns\":{},\"via\":\"{}"
         "\",\"latency_ns\":{}}}",
-        i ? "," : "", name(e.engine), e.unit, e.cmd_id, num(st.begin_ns - lay.origin_ns),
+        i ? "," : "", json_engine(e.engine), e.unit, e.cmd_id, num(st.begin_ns - lay.origin_ns),
         num(st.end_ns - lay.origin_ns), name(st.via), num(st.latency_ns));
   }
   s += "],\"path_by_engine_ns\":{";
   for (engine en : engines_of(t))
-    s += fmt::format("\"{}\":{},", name(en), num(cp.by_engine_ns[static_cast<std::size_t>(en)]));
+    s += fmt::format("\"{}\":{},", json_engine(en),
+                     num(cp.by_engine_ns[static_cast<std::size_t>(en)]));
   s += fmt::format("\"latency\":{}}},\"idle\":[", num(cp.latency_ns));
   for (std::size_t i = 0; i < idle.size(); ++i) {
     const auto& q = idle[i];
     s += fmt::format("{}{{\"engine\":\"{}\",\"core\":{},\"total_ns\":{},\"by_cause_ns\":{{",
-                     i ? "," : "", name(q.track.eng), q.track.unit, num(q.total_ns));
+                     i ? "," : "", json_engine(q.track.eng), q.track.unit, num(q.total_ns));
     for (std::size_t c = 0; c < algo::idle_cause_count; ++c)
       s += fmt::format("{}\"{}\":{}", c ? "," : "", name(static_cast<algo::idle_cause>(c)),
                        num(q.by_cause_ns[c]));
