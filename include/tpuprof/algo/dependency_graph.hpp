@@ -88,14 +88,21 @@ inline std::vector<std::uint32_t> topo_order(
     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& tracks) {
   std::vector<std::uint32_t> out;
   out.reserve(ev.size());
-  using item = std::tuple<double, std::uint32_t, std::uint32_t>;  // begin, index, track end
+  std::vector<std::uint32_t> at(tracks.size());   // next event of each track
+  using item = std::pair<double, std::uint32_t>;  // its begin, track number
   std::priority_queue<item, std::vector<item>, std::greater<>> heap;
-  for (auto [b, e] : tracks) heap.emplace(ev[b].begin_ns, b, e);
+  for (std::uint32_t k = 0; k < tracks.size(); ++k) {
+    at[k] = tracks[k].first;
+    heap.emplace(ev[at[k]].begin_ns, k);
+  }
   while (!heap.empty()) {
-    auto [t, i, e] = heap.top();
+    const std::uint32_t k = heap.top().second;
     heap.pop();
-    out.push_back(i);
-    if (i + 1 < e) heap.emplace(ev[i + 1].begin_ns, i + 1, e);
+    // Drain the track while it stays first (the common case: long runs).
+    const double next = heap.empty() ? std::numeric_limits<double>::infinity() : heap.top().first;
+    do out.push_back(at[k]++);
+    while (at[k] < tracks[k].second && ev[at[k]].begin_ns < next);
+    if (at[k] < tracks[k].second) heap.emplace(ev[at[k]].begin_ns, k);
   }
   return out;
 }
@@ -122,6 +129,9 @@ inline void resolve_ids(dependency_graph& g, std::span<const command_dep> deps,
       if (deps[i].known) v.emplace_back(deps[i].self_id & mask, i);
     if (!std::is_sorted(v.begin(), v.end())) std::sort(v.begin(), v.end());
   }
+  std::uint32_t last_key = ~std::uint32_t{0};
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>>* last = nullptr;
+  std::size_t hint = 0;
   for (std::uint32_t n = 0; n < ev.size(); ++n) {
     const command_dep& d = deps[n];
     if (!d.known) {
@@ -134,10 +144,20 @@ inline void resolve_ids(dependency_graph& g, std::span<const command_dep> deps,
       continue;
     }
     std::uint32_t found = no_node;
-    auto it = by_track.find(track_key{ev[n].device, ev[n].unit, d.on}.packed());
-    if (it != by_track.end()) {
-      const auto& v = it->second;
-      auto lo = std::lower_bound(v.begin(), v.end(), std::pair{d.wait_id & mask, 0u});
+    const std::uint32_t tk = track_key{ev[n].device, ev[n].unit, d.on}.packed();
+    if (tk != last_key) {  // waiters come grouped by track: one map lookup per run
+      last_key = tk;
+      auto it = by_track.find(tk);
+      last = it == by_track.end() ? nullptr : &it->second;
+    }
+    if (last) {
+      const auto& v = *last;
+      const std::pair key{d.wait_id & mask, 0u};
+      // Awaited ids mostly grow with time: try just past the previous hit first.
+      auto lo = hint < v.size() && v[hint] < key && (hint + 1 == v.size() || !(v[hint + 1] < key))
+                    ? v.begin() + static_cast<std::ptrdiff_t>(hint + 1)
+                    : std::lower_bound(v.begin(), v.end(), key);
+      hint = static_cast<std::size_t>(lo - v.begin());
       for (; lo != v.end() && lo->first == (d.wait_id & mask); ++lo)
         if (found == no_node || ev[lo->second].begin_ns <= ev[n].begin_ns) found = lo->second;
     }
