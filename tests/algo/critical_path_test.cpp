@@ -182,10 +182,9 @@ invariants check_invariants(const trace& t) {
   CHECK(r.cp.span_ns() == doctest::Approx(r.g.end_ns - r.g.begin_ns));
   r.idle = algo::idle_causes(r.g);
   for (const auto& q : r.idle) {
-    double sum = 0, busy_end = 0;
+    double sum = 0;
     for (double v : q.by_cause_ns) sum += v;
     CHECK(sum == doctest::Approx(q.total_ns).epsilon(1e-9));
-    (void)busy_end;
     if (q.track.eng == engine::tiu) {
       r.tiu_idle += q.total_ns;
       r.tiu_unknown += q.by_cause_ns[static_cast<std::size_t>(idle_cause::unknown)];
