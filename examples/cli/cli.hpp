@@ -66,8 +66,10 @@ void add_common(CLI::App* sc, common_options& o);
 /// tpuprof::open with the command line's options: a dump directory, or a
 /// parent of several (one device each). Throws tpuprof::decode_error (with
 /// the --chip hint when the chip cannot be told). `operands`: keep the memory
-/// operands (the HTML memory charts).
-tpuprof::trace load(const common_options& o, progress& p, bool operands = false);
+/// operands (the HTML memory charts); `dependencies`: keep what each command
+/// waits for (critical-path, whatif).
+tpuprof::trace load(const common_options& o, progress& p, bool operands = false,
+                    bool dependencies = false);
 
 /// The exit code after a decode: data_loss under --strict when data was lost.
 int finish(const common_options& o, const tpuprof::trace& t);

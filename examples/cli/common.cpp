@@ -16,13 +16,14 @@ using namespace tpuprof;
 
 namespace cli {
 
-trace load(const common_options& o, progress& p, bool operands) {
+trace load(const common_options& o, progress& p, bool operands, bool dependencies) {
   open_options opt;
   opt.chip = o.chip;
   if (o.tiu_freq_mhz > 0) opt.tiu_freq_mhz = o.tiu_freq_mhz;
   if (o.dma_freq_mhz > 0) opt.dma_freq_mhz = o.dma_freq_mhz;
   opt.num_core = o.num_core > 0 ? static_cast<unsigned>(o.num_core) : 0;
   opt.keep_operands = operands;
+  opt.dependencies = dependencies;
   opt.on_dump = [&](const std::filesystem::path& dir, std::size_t i, std::size_t n) {
     p.set(fmt::format("decoding {} ({}/{})", dir.filename().string(), i + 1, n),
           n ? static_cast<double>(i) / static_cast<double>(n) : -1.0);

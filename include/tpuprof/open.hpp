@@ -29,6 +29,7 @@
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/open_options.hpp>
 #include <tpuprof/trace.hpp>
+#include <tpuprof/views/dependency_table.hpp>
 #include <tpuprof/views/operand_table.hpp>
 
 namespace tpuprof {
@@ -42,9 +43,10 @@ using open_chips = chips::all;
 /// Decodes `files` as chip C; keeps its operands in `ops` (as device `device`).
 template <chip_traits C>
 materialized_trace decode_as(io::dump_files files, const open_options& o, operand_table* ops,
-                             std::uint8_t device) {
+                             std::uint8_t device, dependency_table* deps = nullptr) {
   auto keep = [&](const auto& d) {
     if (ops) ops->append(d.events(), d, device);
+    if (deps) deps->append(d.events(), d, device);
     return materialize(d);
   };
   if constexpr (bmprofile::bmprofile_chip<C>) {
@@ -57,7 +59,7 @@ materialized_trace decode_as(io::dump_files files, const open_options& o, operan
     cdm::cdm_options opt;
     opt.tiu_freq_mhz = o.tiu_freq_mhz;
     opt.dma_freq_mhz = o.dma_freq_mhz;
-    opt.keep_instructions = ops != nullptr;  // operands only when asked for
+    opt.keep_instructions = ops != nullptr || deps != nullptr;  // only when asked for
     opt.uarch = o.uarch;
     const cdm::cdm_decoder<C> d(files, opt);
     return keep(d);
@@ -78,10 +80,10 @@ std::string chip_of(const io::dump_files& files, const open_options& o) {
 /// One dump, detected and decoded, as device `device` of the result.
 template <class Chips>
 materialized_trace decode_one(io::dump_files files, const open_options& o, operand_table* ops,
-                              std::uint8_t device) {
+                              std::uint8_t device, dependency_table* deps = nullptr) {
   const std::string chip = chip_of<Chips>(files, o);
   return with_chip(Chips{}, chip, [&]<class C>() -> materialized_trace {
-    return decode_as<C>(std::move(files), o, ops, device);
+    return decode_as<C>(std::move(files), o, ops, device, deps);
   });
 }
 
@@ -102,15 +104,17 @@ trace decode_devices(std::size_t n, F&& files_of, const std::vector<std::filesys
                      const open_options& o) {
   if (n > 256) throw std::invalid_argument("more than 256 devices");
   operand_table ops;
+  dependency_table deps;
   std::vector<materialized_trace> parts;
   for (std::size_t i = 0; i < n; ++i) {
     if (o.on_dump && i < dirs.size()) o.on_dump(dirs[i], i, n);
     parts.push_back(decode_one<Chips>(files_of(i), o, o.keep_operands ? &ops : nullptr,
-                                      static_cast<std::uint8_t>(i)));
+                                      static_cast<std::uint8_t>(i),
+                                      o.dependencies ? &deps : nullptr));
   }
   auto t = merge_devices(std::move(parts));
   keep_cores(t, o.num_core);
-  return trace(std::move(t), std::move(ops));
+  return trace(std::move(t), std::move(ops), std::move(deps));
 }
 
 inline bool is_dump_dir(const std::filesystem::path& d) {

@@ -38,6 +38,10 @@ struct open_options {
   /// mode-2 decode); off leaves engine_event::uarch_rate NaN. BM1684X rates
   /// come with the command tables and are always set.
   bool uarch = true;
+  /// Keep what every command waits for (cmd_id_dep of its descriptor), for
+  /// trace::dependencies() and algo::dependency_graph (SG2260 family: keeps
+  /// the decoded descriptors while decoding; off by default).
+  bool dependencies = false;
   /// Called before each dump of a parent directory is decoded (progress).
   std::function<void(const std::filesystem::path& dir, std::size_t index, std::size_t count)>
       on_dump;

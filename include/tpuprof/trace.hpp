@@ -16,6 +16,7 @@
 
 #include <range/v3/view/facade.hpp>
 
+#include <tpuprof/command_dep.hpp>
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/diagnostics.hpp>
 #include <tpuprof/engine.hpp>
@@ -23,6 +24,7 @@
 #include <tpuprof/operand_source.hpp>
 #include <tpuprof/regs/instruction.hpp>
 #include <tpuprof/trace_info.hpp>
+#include <tpuprof/views/dependency_table.hpp>
 #include <tpuprof/views/operand_table.hpp>
 
 namespace tpuprof {
@@ -63,11 +65,14 @@ class trace {
   trace() : trace(materialized_trace{}) {}
   /// Takes a decoded dump (events grouped by track, time ordered within one)
   /// and, optionally, the operands of its events.
-  explicit trace(materialized_trace t, operand_table ops = {})
+  explicit trace(materialized_trace t, operand_table ops = {}, dependency_table deps = {})
       : t_(std::move(t)), ops_(std::move(ops)) {
     index_engines();
+    index_dependencies(deps);
   }
-  trace(const trace& o) : t_(o.t_), ops_(o.ops_) { index_engines(); }
+  trace(const trace& o) : t_(o.t_), ops_(o.ops_), deps_(o.deps_), has_deps_(o.has_deps_) {
+    index_engines();
+  }
   trace(trace&&) noexcept = default;  // vectors keep their buffers: views stay valid
   trace& operator=(const trace& o) { return *this = trace(o); }
   trace& operator=(trace&&) noexcept = default;
@@ -102,6 +107,12 @@ class trace {
   }
   /// True when at least one event has operands.
   bool has_operands() const noexcept { return !ops_.empty(); }
+  /// What the command of events()[i] waits for, parallel to events(); empty
+  /// unless open_options::dependencies was set. An entry with known = false
+  /// means "no dependency data" for that event (e.g. SG2260 modes 0/1).
+  std::span<const command_dep> dependencies() const noexcept { return deps_; }
+  /// True when at least one event has dependency data.
+  bool has_dependencies() const noexcept { return has_deps_; }
 
  private:
   /// Indexes the events by engine (stable: events() order within an engine).
@@ -117,8 +128,20 @@ class trace {
       by_engine_[next[static_cast<std::size_t>(t_.hw[k].engine)]++] = k;
   }
 
+  /// Resolves the table to one entry per event (events() order).
+  void index_dependencies(const dependency_table& deps) {
+    if (deps.empty()) return;
+    deps_.resize(t_.hw.size());
+    for (std::size_t k = 0; k < t_.hw.size(); ++k) {
+      deps_[k] = deps.dependency(t_.hw[k]);
+      has_deps_ = has_deps_ || deps_[k].known;
+    }
+  }
+
   materialized_trace t_;
   operand_table ops_;
+  std::vector<command_dep> deps_;  ///< parallel to t_.hw, or empty
+  bool has_deps_ = false;
   std::vector<std::uint32_t> by_engine_;               ///< event indices, grouped by engine
   std::array<std::size_t, engine_count + 1> first_{};  ///< engine e: [first_[e], first_[e+1])
 };

@@ -18,6 +18,7 @@
 
 #include <range/v3/view/facade.hpp>
 
+#include <tpuprof/command_dep.hpp>
 #include <tpuprof/decode/bmprofile/alignment.hpp>
 #include <tpuprof/decode/bmprofile/blocks.hpp>
 #include <tpuprof/decode/bmprofile/chip.hpp>
@@ -102,6 +103,19 @@ class bmprofile_decoder {
   std::span<const regs::mem_operand> operands(const engine_event& e) const {
     const auto* c = command(e);
     return c ? std::span<const regs::mem_operand>(c->memory) : std::span<const regs::mem_operand>{};
+  }
+  /// What an event's command waits for (cmd_id_dep of its descriptor: the
+  /// other engine's 1-based id, 0 = none); known = false without a descriptor.
+  command_dep dependency(const engine_event& e) const {
+    command_dep d;
+    const auto* c = command(e);
+    if (!c) return d;
+    d.known = true;
+    d.self_id = c->cmd_id;
+    d.wait_id = c->dep_id;
+    d.on = e.engine == engine::tiu ? engine::gdma : engine::tiu;
+    d.id_bits = static_cast<std::uint8_t>(Chip::id_width);
+    return d;
   }
   /// Named address ranges for the memory charts: the local memory banks
   /// ("BANK[i]", offsets inside a lane) and the device buffers global.profile

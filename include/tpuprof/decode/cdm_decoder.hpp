@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include <tpuprof/command_dep.hpp>
 #include <tpuprof/decode/cdm/bmodel_path.hpp>
 #include <tpuprof/decode/cdm/chip.hpp>
 #include <tpuprof/decode/cdm/emit.hpp>
@@ -68,6 +69,21 @@ class cdm_decoder {
   std::span<const regs::mem_operand> operands(const engine_event& e) const {
     const auto* c = command(e);
     return c ? std::span<const regs::mem_operand>(c->memory) : std::span<const regs::mem_operand>{};
+  }
+
+  /// What an event's command waits for (its descriptor's cmd_id_dep, read by
+  /// the chip); known = false without a kept descriptor (modes 0/1, CDMA, or
+  /// cdm_options::keep_instructions off): "no dependency data".
+  command_dep dependency(const engine_event& e) const {
+    command_dep d;
+    const auto* c = command(e);
+    if (!c) return d;
+    d.known = true;
+    d.self_id = e.cmd_id;  // the descriptors carry no own id: the 1-based command number
+    d.wait_id = c->dep_id;
+    d.on = Chip::dep_engine(e.engine);
+    d.id_bits = static_cast<std::uint8_t>(Chip::dep_id_bits);
+    return d;
   }
 
  private:

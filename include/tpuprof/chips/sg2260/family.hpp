@@ -53,6 +53,12 @@ struct family {
   }
   static op_names cdma_op_names(unsigned type, unsigned sp) { return cdma_names(type, sp); }
 
+  /// Dependencies (instruction::dep_id): ids are 20 bits wide; TIU waits for
+  /// GDMA commands, GDMA and SDMA for TIU commands.
+  static constexpr unsigned dep_id_bits = 20;
+  static constexpr engine dep_engine(engine e) noexcept {
+    return e == engine::tiu ? engine::gdma : engine::tiu;
+  }
   /// Decodes the descriptor at the start of `data` (TIU, GDMA or SDMA) into `out`.
   static decode_status decode_descriptor(engine eng, std::span<const std::byte> data,
                                          regs::instruction& out) {

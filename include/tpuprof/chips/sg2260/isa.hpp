@@ -189,6 +189,12 @@ ops_result tiu_ops(std::span<const std::byte> data) {
       detail::tiu_facts_for<Chip, detail::op_summary>(table, h.type, h.eu, data));
 }
 
+/// cmd_id_dep (TIU bits 17-39, DMA bits 64-84): bit 20 enables the wait and the
+/// low 20 bits name the awaited command (1-based, on the other engine); 0 = none.
+constexpr std::uint32_t dep_id_of(std::uint64_t field) noexcept {
+  return (field >> 20 & 1) != 0 ? static_cast<std::uint32_t>(field & 0xFFFFF) : 0;
+}
+
 /// Decodes one command at the start of `data` (`eng` = tiu, gdma or sdma) into
 /// `out`: form, op fields, operands, memory ranges, TIU ops, DMA direction and
 /// bytes. Fields past the end of `data` read 0 (the CDM framing may be shorter
@@ -210,7 +216,7 @@ decode_status decode(engine eng, std::span<const std::byte> data, instruction& o
   out.length =
       static_cast<std::uint32_t>(data.size() < table->bytes() ? data.size() : table->bytes());
   const reg_view rv(table, data.first(out.length));
-  out.dep_id = static_cast<std::uint32_t>(rv.get("cmd_id_dep") & 0xFFFFF);
+  out.dep_id = dep_id_of(rv.get("cmd_id_dep"));
   detail::tiu_facts<> facts;
   if (tiu)
     facts = detail::tiu_facts_for<Chip, detail::converted>(table, h.type, h.eu, data);
