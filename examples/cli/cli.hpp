@@ -32,7 +32,8 @@ struct common_options {
   std::string chip;         ///< "" = auto-detect from global.profile
   double tiu_freq_mhz = 0;  ///< 0 = from the dump / chip default
   double dma_freq_mhz = 0;
-  int num_core = 0;  ///< 0 = all; else keep cores < num_core
+  int num_core = 0;                  ///< 0 = all; else keep cores < num_core
+  std::string time_base = "vendor";  ///< --time-base vendor|shared-counter
   bool quiet = false;
   bool strict = false;
   bool color = false;  ///< set from TTY + NO_COLOR

@@ -23,6 +23,7 @@ trace load(const common_options& o, progress& p, bool operands) {
   if (o.dma_freq_mhz > 0) opt.dma_freq_mhz = o.dma_freq_mhz;
   opt.num_core = o.num_core > 0 ? static_cast<unsigned>(o.num_core) : 0;
   opt.keep_operands = operands;
+  opt.time = parse_time_base(o.time_base).value_or(time_base::vendor);
   opt.on_dump = [&](const std::filesystem::path& dir, std::size_t i, std::size_t n) {
     p.step(fmt::format("decoding {} ({}/{})", dir.string(), i + 1, n));
   };

@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -31,6 +32,8 @@ struct synth_options {
   unsigned cdma_ports = 0;
   std::uint64_t seed = 1;
   bool cycle_wrap = false;
+  synth::dep_options deps;          // --deps, --scale
+  std::vector<std::string> scales;  // ENGINE=FACTOR terms
 };
 
 /// Writes the dump; returns how many hardware events it holds.
@@ -40,6 +43,7 @@ std::size_t write_dump(const synth_options& s) {
     bo.seed = s.seed;
     bo.layers = std::max<std::size_t>(1, s.records / 2);
     if (s.cycle_wrap) bo.cycles_before_wrap = 5000;
+    bo.deps = s.deps;
     auto g = synth::bm1684x_dump(bo);
     g.write_directory(s.out_dir);
     return g.expected.size();
@@ -51,6 +55,7 @@ std::size_t write_dump(const synth_options& s) {
   co.cdma_ports = s.cdma_ports;
   co.seed = s.seed;
   co.cycle_wrap = s.cycle_wrap;
+  co.deps = s.deps;
   using cdm_chips = chip_list<chips::aks, chips::aksv>;
   return with_chip(cdm_chips{}, s.chip, [&]<class C>() {
     auto r = synth::synthesize_cdm<C>(co);
@@ -59,8 +64,12 @@ std::size_t write_dump(const synth_options& s) {
   });
 }
 
-int run_synth(const common_options& o, const synth_options& s) {
+int run_synth(const common_options& o, synth_options s) {
   if (s.out_dir.empty()) throw std::invalid_argument("synth needs -o DIR");
+  for (const auto& t : s.scales) s.deps.parse_scale(t);
+  if (!s.scales.empty() && !s.deps.enabled)
+    throw std::invalid_argument(
+        "--scale needs --deps (durations scale in the dependency schedule)");
   progress p(!o.quiet && o.color);
   p.step("generating " + s.chip + " dump");
   const std::size_t events = write_dump(s);
@@ -85,6 +94,11 @@ subcommand register_synth(CLI::App& app, common_options& o) {
   sc->add_option("--cdma-ports", s->cdma_ports, "CDMA ports with records");
   sc->add_option("--seed", s->seed, "random seed");
   sc->add_flag("--cycle-wrap", s->cycle_wrap, "make the 32-bit cycle counter wrap inside the run");
+  // Dependency schedule (docs/analysis-ground-truth.md): what-if ground truth.
+  sc->add_flag("--deps", s->deps.enabled,
+               "schedule commands from the dependencies written into their descriptors");
+  sc->add_option("--scale", s->scales,
+                 "with --deps: ENGINE=FACTOR duration multiplier (tiu, gdma, sdma), repeatable");
   return {sc, [&o, s] { return run_synth(o, *s); }};
 }
 
