@@ -14,7 +14,7 @@ N=${2:-3}
 W=${3:-$(mktemp -d)}
 mkdir -p "$W"
 has_whatif=0
-"$T" whatif --help > /dev/null 2>&1 && has_whatif=1
+case "$("$T" --help)" in *$'\n  whatif '*) has_whatif=1 ;; esac
 
 # span_ns DUMP: last end - first start of TIU/GDMA/SDMA/CDMA events, in ns.
 span_ns() {

@@ -29,11 +29,12 @@ enum exit_code : int {
 
 struct common_options {
   std::string input;
+  /// --time-base vendor|shared-counter (open_options::time)
+  std::string time_base = "vendor";
   std::string chip;         ///< "" = auto-detect from global.profile
   double tiu_freq_mhz = 0;  ///< 0 = from the dump / chip default
   double dma_freq_mhz = 0;
-  int num_core = 0;                  ///< 0 = all; else keep cores < num_core
-  std::string time_base = "vendor";  ///< --time-base vendor|shared-counter
+  int num_core = 0;  ///< 0 = all; else keep cores < num_core
   bool quiet = false;
   bool strict = false;
   bool color = false;  ///< set from TTY + NO_COLOR
