@@ -32,6 +32,8 @@ enum exit_code : int {
 
 struct common_options {
   std::string input;
+  /// --time-base vendor|shared-counter (open_options::time)
+  std::string time_base = "vendor";
   std::string chip;         ///< "" = auto-detect from global.profile
   double tiu_freq_mhz = 0;  ///< 0 = from the dump / chip default
   double dma_freq_mhz = 0;

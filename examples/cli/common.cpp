@@ -24,6 +24,7 @@ trace load(const common_options& o, progress& p, bool operands, bool dependencie
   opt.num_core = o.num_core > 0 ? static_cast<unsigned>(o.num_core) : 0;
   opt.keep_operands = operands;
   opt.dependencies = dependencies;
+  opt.time = parse_time_base(o.time_base).value_or(time_base::vendor);
   opt.on_dump = [&](const std::filesystem::path& dir, std::size_t i, std::size_t n) {
     p.set(fmt::format("decoding {} ({}/{})", dir.filename().string(), i + 1, n),
           n ? static_cast<double>(i) / static_cast<double>(n) : -1.0);

@@ -49,6 +49,10 @@ void add_common(CLI::App* sc, common_options& o) {
       ->check(CLI::PositiveNumber);
   sc->add_option("--num-core,--num_core", o.num_core, "keep only cores 0..N-1")
       ->check(CLI::PositiveNumber);
+  sc->add_option("--time-base", o.time_base,
+                 "vendor (default: as the vendor tools) or shared-counter (SG2260 bmodel dumps: "
+                 "GDMA/SDMA not re-phased onto TIU, see docs/chips/aks.md)")
+      ->check(CLI::IsMember({"vendor", "shared-counter"}));
   sc->add_flag("--strict", o.strict,
                "exit 4 when the dump lost data (wraps are fine; lost records are not)");
 }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -34,6 +35,8 @@ struct synth_options {
   unsigned cdma_ports = 0;
   std::uint64_t seed = 1;
   bool cycle_wrap = false;
+  synth::dep_options deps;          // --deps, --scale
+  std::vector<std::string> scales;  // ENGINE=FACTOR terms
 };
 
 /// Writes the dump; returns how many hardware events it holds.
@@ -43,11 +46,15 @@ std::size_t write_dump(const synth_options& s) {
     bo.seed = s.seed;
     bo.layers = std::max<std::size_t>(1, s.records / 2);
     if (s.cycle_wrap) bo.cycles_before_wrap = 5000;
+    bo.deps = s.deps;
     auto g = synth::bm1684x_dump(bo);
     g.write_directory(s.out_dir);
     return g.expected.size();
   }
   if (s.chip == "bm1688" || s.chip == "cv184x") {
+    if (s.deps.enabled)
+      throw std::invalid_argument("--deps: bm1684x, aks and aksv only (the BM1688/CV184X "
+                                  "generator does not schedule from dependencies yet)");
     synth::indexed_options xo;
     xo.seed = s.seed;
     xo.layers = std::max<std::size_t>(1, s.records / 2);
@@ -67,6 +74,7 @@ std::size_t write_dump(const synth_options& s) {
   co.cdma_ports = s.cdma_ports;
   co.seed = s.seed;
   co.cycle_wrap = s.cycle_wrap;
+  co.deps = s.deps;
   using cdm_chips = chip_list<chips::aks, chips::aksv>;
   return with_chip(cdm_chips{}, s.chip, [&]<class C>() {
     auto r = synth::synthesize_cdm<C>(co);
@@ -75,8 +83,12 @@ std::size_t write_dump(const synth_options& s) {
   });
 }
 
-int run_synth(const common_options& o, const synth_options& s) {
+int run_synth(const common_options& o, synth_options s) {
   if (s.out_dir.empty()) throw std::invalid_argument("synth needs -o DIR");
+  for (const auto& t : s.scales) s.deps.parse_scale(t);
+  if (!s.scales.empty() && !s.deps.enabled)
+    throw std::invalid_argument(
+        "--scale needs --deps (durations scale in the dependency schedule)");
   progress p(o.show_progress, o.progress_color);
   p.step("generating " + s.chip + " dump");
   const std::size_t events = write_dump(s);
@@ -102,6 +114,11 @@ subcommand register_synth(CLI::App& app, common_options& o) {
   sc->add_option("--seed", s->seed, "random seed");
   sc->add_flag("--cycle-wrap", s->cycle_wrap,
                "make the 32-bit cycle counter wrap inside the run (bm1688/cv184x: TIU)");
+  // Dependency schedule (docs/testing.md#what-if-ground-truth-synth---deps---scale): what-if ground truth.
+  sc->add_flag("--deps", s->deps.enabled,
+               "schedule commands from the dependencies written into their descriptors");
+  sc->add_option("--scale", s->scales,
+                 "with --deps: ENGINE=FACTOR duration multiplier (tiu, gdma, sdma), repeatable");
   return {sc, [&o, s] { return run_synth(o, *s); }};
 }
 

@@ -61,6 +61,7 @@ materialized_trace decode_as(io::dump_files files, const open_options& o, operan
     opt.dma_freq_mhz = o.dma_freq_mhz;
     opt.keep_instructions = ops != nullptr || deps != nullptr;  // only when asked for
     opt.uarch = o.uarch;
+    opt.time = o.time;
     const cdm::cdm_decoder<C> d(files, opt);
     return keep(d);
   }

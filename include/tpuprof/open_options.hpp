@@ -14,6 +14,7 @@
 
 #include <tpuprof/error.hpp>
 #include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/time_base.hpp>
 #include <tpuprof/trace.hpp>
 
 namespace tpuprof {
@@ -42,6 +43,11 @@ struct open_options {
   /// trace::dependencies() and algo::dependency_graph (SG2260 family: keeps
   /// the decoded descriptors while decoding; off by default).
   bool dependencies = false;
+  /// The clock of the times where the vendor's differs from the hardware's
+  /// (time_base.hpp): `vendor` (default) as the reference tools print them;
+  /// `shared_counter` keeps SG2260 bmodel-path GDMA/SDMA on the counter they
+  /// share with TIU (tpu-mlir re-phases them). No other dump changes.
+  time_base time = time_base::vendor;
   /// Called before each dump of a parent directory is decoded (progress).
   std::function<void(const std::filesystem::path& dir, std::size_t index, std::size_t count)>
       on_dump;

@@ -239,7 +239,7 @@ TEST_CASE("BM1690 bmodel capture equals tpu-mlir PerfAI: 85 TIU, 168 GDMA, 5 SDM
 
   SUBCASE("without the tpu-mlir re-phase GDMA and SDMA keep the shared counter's phase") {
     tpuprof::cdm::cdm_options o;
-    o.bmodel_rephase = false;
+    o.time = tpuprof::time_base::shared_counter;
     tpuprof::cdm::cdm_decoder<tpuprof::chips::aks> raw(files, o);
     auto r = rows_of(raw, false);
     // t0 is now the first GDMA record (raw 11566) instead of the re-phased SDMA one

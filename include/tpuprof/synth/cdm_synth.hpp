@@ -23,6 +23,7 @@
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/synth/cdm_synth_deps.hpp>
 #include <tpuprof/synth/cdm_synth_draw.hpp>
 #include <tpuprof/synth/cdm_tiu_images.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
@@ -258,6 +259,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
   detail::gen_state gs = detail::plan<Chip>(o);
   detail::draw_core_commands(gs);
   detail::draw_cdma_commands(gs);
+  detail::schedule_deps(gs);
   detail::write_dyn_streams<Chip>(gs);
   detail::order_sdma(gs);
   cdm_synth_result res;

@@ -16,6 +16,7 @@
 #include <tpuprof/decode/cdm/chip.hpp>
 #include <tpuprof/decode/cdm/format.hpp>
 #include <tpuprof/synth/cdm_tiu_images.hpp>
+#include <tpuprof/synth/dep_schedule.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
 
 namespace tpuprof::synth {
@@ -39,6 +40,10 @@ struct cdm_synth_options {
   bool out_of_order = false;    ///< write some SDMA records swapped with their successor
   int missing_core = -1;        ///< core whose file is not written (-1 = none)
   double function_ratio = 0.6;  ///< share of commands inside kernel functions
+  /// Schedule TIU, GDMA and SDMA from dependencies between TIU and GDMA (written into the
+  /// mode-2 register images; modes 0/1 carry none), durations scaled per engine
+  /// (cdm_synth_deps.hpp). Off (default): the historical schedule, byte-identical dumps.
+  dep_options deps;
 };
 
 namespace detail {
@@ -71,7 +76,11 @@ struct gen_cmd {
   bool dropped = false;    // trimmed by the decoder (init / CDMA send)
   std::int32_t func = -1;  // index into function names
   std::int32_t scope = -1;
-  unsigned seq = 0;  // dispatch order key
+  /// --deps: dispatch order key (start time at scale 1, so every scale dispatches alike)
+  std::int64_t seq = 0;
+  /// --deps: the command it waits for (engine index on the same core, index), -1 = none
+  int dep_eng = -1;
+  std::size_t dep_idx = 0;
 };
 
 /// Per core: the commands of TIU, GDMA, SDMA and the alignment anchor.
@@ -271,6 +280,20 @@ inline void draw_cdma_commands(gen_state& gs) {
     for (std::size_t i = 0; i < v.size(); ++i) v[i].id = i + 1;
 }
 
+/// The 21-bit dependency field of `g`: bit 20 enables it, the low 20 bits are the awaited
+/// command's 1-based id (PMU id + 1) on the other engine; 0 = none.
+inline std::uint64_t dep_field(const core_gen& cg, const gen_cmd& g) {
+  if (g.dep_eng < 0) return 0;
+  const auto& a = cg.eng[g.dep_eng][g.dep_idx];
+  return (std::uint64_t{1} << 20) | ((a.id + 1) & 0xFFFFF);
+}
+/// ORs a 21-bit field at bit `lo` into a little-endian image.
+inline void put_dep(std::vector<std::byte>& d, unsigned lo, std::uint64_t v) {
+  for (unsigned i = 0; i < 21; ++i)
+    if ((v >> i) & 1 && (lo + i) / 8 < d.size())
+      d[(lo + i) / 8] |= static_cast<std::byte>(1u << ((lo + i) % 8));
+}
+
 /// Kernel functions and the DYN_DATA words (and mode-2 DYN_EXTRA images) of each core.
 template <class Chip>
 void write_dyn_streams(gen_state& gs) {
@@ -309,6 +332,9 @@ void write_dyn_streams(gen_state& gs) {
       for (unsigned p = 0; p < nports; ++p)
         for (std::size_t i = 0; i < ports[p].size(); ++i)
           order.push_back({3, p, i, ports[p][i].start, ports[p][i].dropped ? 0 : 1});
+    if (o.deps.enabled)  // dispatch order of the unscaled schedule
+      for (auto& r : order)
+        if (r.eng < 3 && r.pri == 1) r.start = cg.eng[r.eng][r.idx].seq;
     std::stable_sort(order.begin(), order.end(), [](const ref& a, const ref& b) {
       return a.pri != b.pri ? a.pri < b.pri : a.start < b.start;
     });
@@ -363,6 +389,7 @@ void write_dyn_streams(gen_state& gs) {
         std::vector<std::byte> img;
         if (r.eng == 0) {
           img = cdm_images::write_tiu<Chip>(g.tsk, g.eu, g.dtype, img_rnd).bytes;
+          put_dep(img, 17, dep_field(cg, g));
         } else if (r.eng == 3) {
           bit_image b(128);
           b.set(4, 4, g.tsk);
@@ -381,6 +408,7 @@ void write_dyn_streams(gen_state& gs) {
             b.set(544, 13, tag(g.src) << 8);
             b.set(608, 13, tag(g.dst) << 8);
           }
+          if (r.eng < 3) b.set(64, 21, dep_field(cg, g));
           img = b.bytes();
         }
         extras[c].push_back(std::move(img));

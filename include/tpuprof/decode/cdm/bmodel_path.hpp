@@ -49,7 +49,7 @@ void run_bmodel(decode_state& st) {
     }
     if (cd.pmu[0].size() >= init && init > 0) {
       cd.anchor = cd.pmu[0][init - 1].end();
-      if (st.opt.bmodel_rephase)
+      if (st.opt.time == time_base::vendor)
         for (int k = 1; k < 3; ++k)
           if (cd.pmu[k].size() >= init)
             shift_cycles(cd.pmu[k], cd.pmu[k][init - 1].end() - *cd.anchor);

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 
+#include <tpuprof/time_base.hpp>
+
 namespace tpuprof::cdm {
 
 /// Which rule set decodes a dump.
@@ -22,10 +24,11 @@ struct cdm_options {
   std::optional<double> dma_freq_mhz;
   std::uint8_t device = 0;
   capture_path path = capture_path::automatic;
-  /// bmodel path: shift GDMA/SDMA so their 2nd init record ends with TIU's, as
-  /// tpu-mlir does (its golden output depends on it; the counter is shared, so
-  /// false gives the hardware's own phase).
-  bool bmodel_rephase = true;
+  /// bmodel path: `vendor` shifts GDMA/SDMA so their 2nd init record ends with
+  /// TIU's, as tpu-mlir does (its golden output depends on it); the counter is
+  /// shared, so `shared_counter` keeps the hardware's own phase. The operator
+  /// path is on the shared counter either way.
+  time_base time = time_base::vendor;
   /// Keep the decoded descriptor (operands, memory ranges, ops) of every TIU,
   /// GDMA and SDMA event that has one, for command() / operands(); about 0.5-1
   /// KiB per such event, so off by default. uArch rates are set either way

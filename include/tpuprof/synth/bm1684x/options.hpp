@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <tpuprof/synth/dep_schedule.hpp>
+
 namespace tpuprof::synth {
 
 struct bm1684x_options {
@@ -21,6 +23,11 @@ struct bm1684x_options {
   /// Off by default: tpu-mlir's tpu_profile.py then leaves that end 2^32 short
   /// (and divides by zero on a GDMA record), see docs/chips/bm1684x.md.
   bool wrap_inside_record = false;
+  /// Schedule every command from the dependencies written into its descriptor (a load waits
+  /// for the last TIU command of the layer before the previous one, TIU ops for the layer's
+  /// last load, a store for the layer's last TIU op, sys.end for the last GDMA command), with
+  /// durations scaled per engine. Off (default): the historical schedule, byte-identical dumps.
+  dep_options deps;
 };
 
 }  // namespace tpuprof::synth

@@ -13,6 +13,7 @@
 #include <tpuprof/event.hpp>
 #include <tpuprof/synth/bm1684x/descriptors.hpp>
 #include <tpuprof/synth/bm1684x/options.hpp>
+#include <tpuprof/synth/dep_schedule.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
 
 namespace tpuprof::synth::bm1684x_detail {
@@ -65,22 +66,51 @@ struct program {
   std::uint64_t gdma_free = mon_start + 12000, tiu_free = 0;
   std::uint32_t bd_id = 0, gdma_id = 0;
   std::int32_t layer_id = 0;
+  // --deps: the program in issue order (queue 0 TIU, 1 GDMA), scheduled once it is complete
+  // (schedule_program); index into `sched` of each TIU / static GDMA command.
+  const dep_options* deps = nullptr;
+  std::vector<sched_cmd> sched;
+  std::vector<std::int64_t> tiu_sched, gdma_sched, fw_sched, tail_sched;
+  std::int64_t gdma_gap = 1;  ///< extra issue latency of the next static GDMA command
 };
 
-/// One GDMA tensor move of layer `p.layer_id` (load: DDR -> local, else local -> DDR).
+/// --deps: appends a command to the program in issue order; returns its index (-1 when off).
+inline std::int64_t add_sched(program& p, engine e, std::uint64_t dur, std::uint64_t issue,
+                              std::int64_t dep) {
+  if (!p.deps) return -1;
+  p.sched.push_back({e, static_cast<std::uint8_t>(e == engine::tiu ? 0 : 1),
+                     static_cast<std::int64_t>(dur), static_cast<std::int64_t>(issue), dep, 0, 0});
+  return static_cast<std::int64_t>(p.sched.size() - 1);
+}
+/// --deps: index into `sched` of TIU command `bd_id` / static GDMA command `gdma_id` (1-based).
+inline std::int64_t tiu_index(const program& p, std::uint32_t bd_id) {
+  return bd_id == 0 ? -1 : p.tiu_sched[bd_id - 1];
+}
+inline std::int64_t gdma_index(const program& p, std::uint32_t gdma_id) {
+  return gdma_id == 0 ? -1 : p.gdma_sched[gdma_id - 1];
+}
+
+/// One GDMA tensor move of layer `p.layer_id` (load: DDR -> local, else local -> DDR). It
+/// waits for TIU command `dep_tiu` under --deps, else names the last TIU command issued.
 template <class Rnd>
-void add_dma(program& p, bool load, std::uint64_t earliest, Rnd& rnd) {
+void add_dma(program& p, bool load, std::uint64_t earliest, Rnd& rnd, std::uint32_t dep_tiu = 0) {
   const auto nan = std::numeric_limits<float>::quiet_NaN();
   ++p.gdma_id;
+  const std::uint32_t dep = p.deps ? dep_tiu : p.bd_id;
   const std::uint64_t bytes =
-      write_dma_tensor(p.gcmd.grow(96), p.gdma_id & 0xFFFFF, p.bd_id & 0xFFFFF, load, rnd);
+      write_dma_tensor(p.gcmd.grow(96), p.gdma_id & 0xFFFFF, dep & 0xFFFFF, load, rnd);
   const std::uint64_t dur = 60 + bytes / (load ? rnd(20, 60) : rnd(20, 50));
-  const std::uint64_t begin = std::max(p.gdma_free, earliest) + rnd(0, 40);
-  p.gdma.push_back({engine::gdma, p.bd_id, p.gdma_id, begin, begin + dur, bytes,
+  const std::uint64_t issue = rnd(0, 40);
+  const std::uint64_t begin = std::max(p.gdma_free, earliest) + issue;
+  p.gdma.push_back({engine::gdma, dep, p.gdma_id, begin, begin + dur, bytes,
                     load ? direction::s2l : direction::l2s, nullptr, p.layer_id, nan});
+  if (p.deps) {
+    p.gdma_sched.push_back(add_sched(p, engine::gdma, dur, p.gdma_gap + issue, tiu_index(p, dep)));
+    p.gdma_gap = 1;
+  }
   p.lines += "[bmprofile] local_layer: layer_id=" + std::to_string(p.layer_id) +
              (load ? " layer_type=Load layer_name=\n" : " layer_type=Store layer_name=\n");
-  p.lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(p.bd_id & 0xFFFFF) +
+  p.lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(dep & 0xFFFFF) +
              " gdma_id=" + std::to_string(p.gdma_id & 0xFFFFF) +
              (load ? " gdma_dir=0 gdma_func=0\n" : " gdma_dir=1 gdma_func=0\n");
   p.gdma_free = begin + dur + 1;
@@ -95,13 +125,16 @@ void add_compute(program& p, std::uint64_t ready, Rnd& rnd) {
              " layer_type=" + kind.layer + " layer_name=\n";
   const auto ops = rnd(1, 4);
   for (std::uint64_t k = 0; k < ops; ++k) {
-    const std::uint64_t begin = k == 0 ? std::max(ready, p.tiu_free) : p.tiu_free + rnd(0, 30);
+    const std::uint64_t issue = k == 0 ? 0 : rnd(0, 30);
+    const std::uint64_t begin = k == 0 ? std::max(ready, p.tiu_free) : p.tiu_free + issue;
     const std::uint64_t dur = rnd(4, 3000);
     ++p.bd_id;
     const float r =
         write_tiu(kind.kind, p.tcmd.grow(kind.len), p.bd_id & 0xFFFFF, p.gdma_id & 0xFFFFF, rnd);
     p.tiu.push_back({engine::tiu, p.bd_id, p.gdma_id, begin, begin + dur, 0, direction::none, &kind,
                      p.layer_id, r});
+    if (p.deps)
+      p.tiu_sched.push_back(add_sched(p, engine::tiu, dur, 1 + issue, gdma_index(p, p.gdma_id)));
     p.lines += "[bmprofile] bd cmd_id bd_id=" + std::to_string(p.bd_id & 0xFFFFF) +
                " gdma_id=" + std::to_string(p.gdma_id & 0xFFFFF) +
                " bd_func=" + std::to_string(kind.tsk) + "\n";
@@ -110,21 +143,42 @@ void add_compute(program& p, std::uint64_t ready, Rnd& rnd) {
   ++p.layer_id;
 }
 
-/// The end markers: TIU sys.end (has a PMU record), GDMA SYS (has none).
+/// The end markers: TIU sys.end (has a PMU record; under --deps it waits for the last GDMA
+/// command), GDMA SYS (has none).
 template <class Rnd>
 void add_end(program& p, Rnd& rnd) {
   const std::uint64_t begin = std::max(p.tiu_free, p.gdma_free);
+  const std::uint32_t dep = p.deps ? p.gdma_id : 0;
   ++p.bd_id;
-  const float r = write_tiu(tiu_kind::sys_end, p.tcmd.grow(16), p.bd_id & 0xFFFFF, 0, rnd);
-  p.tiu.push_back({engine::tiu, p.bd_id, 0, begin, begin + 4, 0, direction::none, &sys_end_kind,
+  const float r = write_tiu(tiu_kind::sys_end, p.tcmd.grow(16), p.bd_id & 0xFFFFF, dep, rnd);
+  p.tiu.push_back({engine::tiu, p.bd_id, dep, begin, begin + 4, 0, direction::none, &sys_end_kind,
                    p.layer_id, r});
+  if (p.deps) p.tiu_sched.push_back(add_sched(p, engine::tiu, 4, 1, gdma_index(p, dep)));
   p.lines += "[bmprofile] global_layer: layer_id=" + std::to_string(p.layer_id) +
              " layer_type=End layer_name=end\n";
   p.lines += "[bmprofile] bd cmd_id bd_id=" + std::to_string(p.bd_id & 0xFFFFF) +
-             " gdma_id=0 bd_func=15\n";
+             " gdma_id=" + std::to_string(dep & 0xFFFFF) + " bd_func=15\n";
   p.lines += "[bmprofile] gdma cmd_id bd_id=0 gdma_id=" + std::to_string(p.gdma_id + 1) +
              " gdma_dir=0 gdma_func=6\n";
   p.lines += "[bmprofile] end to run subnet_id=0\n[bmprofile] core_list=0,\n";
+}
+
+/// --deps: the times of every command from the program's dependencies (dep_schedule.hpp).
+inline void schedule_program(program& p) {
+  std::int64_t free[2] = {0, static_cast<std::int64_t>(mon_start)};
+  schedule(p.sched, free, *p.deps);
+  auto at = [&](std::int64_t i, std::uint64_t& b, std::uint64_t& e) {
+    b = static_cast<std::uint64_t>(p.sched[static_cast<std::size_t>(i)].begin);
+    e = static_cast<std::uint64_t>(p.sched[static_cast<std::size_t>(i)].end);
+  };
+  for (std::size_t k = 0; k < p.tiu.size(); ++k) at(p.tiu_sched[k], p.tiu[k].begin, p.tiu[k].end);
+  for (std::size_t k = 0; k < p.gdma.size(); ++k)
+    at(p.gdma_sched[k], p.gdma[k].begin, p.gdma[k].end);
+  for (std::size_t k = 0; k < p.fw.size(); ++k) at(p.fw_sched[k], p.fw[k].begin, p.fw[k].end);
+  for (std::size_t k = 0; k < p.tail.size(); ++k)
+    at(p.tail_sched[k], p.tail[k].begin, p.tail[k].end);
+  p.tiu_free = p.tiu.back().end + 1;
+  p.gdma_free = p.gdma.empty() ? p.gdma_free : p.gdma.back().end + 1;
 }
 
 /// Generates the program: firmware records, `o.layers` layer groups, the firmware tail,
@@ -140,24 +194,35 @@ program make_program(const bm1684x_options& o, Rnd& rnd) {
             std::to_string(o.tpu_freq_mhz) + "\n[bmprofile] is_mlir=1\n...Start Profile Log...\n" +
             "[bmprofile] start to run subnet_id=0\n";
   // firmware GDMA command before the static stream (paired with the NODE_SET)
-  if (o.firmware_records) p.fw.push_back({mon_start, mon_start + 7124, 196608});
+  p.deps = o.deps.enabled ? &o.deps : nullptr;
+  if (o.firmware_records) {
+    p.fw.push_back({mon_start, mon_start + 7124, 196608});
+    p.fw_sched.push_back(add_sched(p, engine::gdma, 7124, 0, -1));
+  }
+  p.gdma_gap = o.firmware_records ? 4876 : 12000;  // --deps: the first static GDMA's issue
+  std::uint32_t done[2] = {0, 0};  // last TIU command of the layers before the previous one
   for (std::size_t L = 0; L < o.layers; ++L) {
     const auto loads = rnd(1, 3);
     std::uint64_t ready = 0;
     for (std::uint64_t k = 0; k < loads; ++k) {
-      add_dma(p, true, 0, rnd);
+      add_dma(p, true, 0, rnd, done[0]);  // --deps: the buffer of layer L-2 is free again
       ready = p.gdma.back().end;
     }
     add_compute(p, ready, rnd);
+    done[0] = done[1];
+    done[1] = p.bd_id;
     // store, after the compute (the GDMA waits for the last TIU op)
-    if (rnd(0, 2) == 0) add_dma(p, false, p.tiu_free, rnd);
+    if (rnd(0, 2) == 0) add_dma(p, false, p.tiu_free, rnd, p.bd_id);
   }
   if (o.firmware_records && o.firmware_tail) {
     const std::uint64_t t = std::max(p.tiu_free, p.gdma_free) + 16000;
     p.tail.push_back({t, t + 2542, 57344});
     p.tail.push_back({t + 2546, t + 2993, 3584});
+    p.tail_sched.push_back(add_sched(p, engine::gdma, 2542, 16001, -1));  // GDMA order only
+    p.tail_sched.push_back(add_sched(p, engine::gdma, 447, 4, -1));
   }
   add_end(p, rnd);
+  if (p.deps) schedule_program(p);
   const std::uint64_t tiu_cap = std::max<std::uint64_t>(1u << 20, p.tiu.size() + 1);
   const std::uint64_t gdma_cap = std::max<std::uint64_t>(1u << 20, p.gdma.size() + 4);
   p.lines += "[bmprofile] mtype=1 addr=4901421056 size=" + std::to_string(32 * tiu_cap) +

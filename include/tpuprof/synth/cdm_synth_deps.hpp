@@ -1,0 +1,88 @@
+/// cdm_synth_deps: `--deps` for the SG2260-family generator. After the commands are drawn,
+/// each core's TIU and GDMA data commands are interleaved into one issue order; a command
+/// waits, with probability 1/2, for the last command of the other engine issued before it (so
+/// every dependency points backwards and no engine deadlocks). TIU, GDMA and SDMA are then
+/// scheduled in order (dep_schedule.hpp) from the drawn durations, scaled per engine; init
+/// records, VSDMA sends and CDMA ports keep their times. Mode 2 writes the dependencies into
+/// the register images (TIU bits 17..37, DMA bits 64..84: enable bit 20 + 20-bit id).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <tpuprof/synth/cdm_synth_draw.hpp>
+#include <tpuprof/synth/dep_schedule.hpp>
+
+namespace tpuprof::synth::detail {
+
+/// The schedule of one core (issue order and dependencies drawn from `rng`), at `scale`.
+inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& o, bool keys) {
+  auto uni = [&rng](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  std::vector<sched_cmd> prog;
+  std::vector<std::pair<int, std::size_t>> at;  // (engine, index) of each program entry
+  std::array<std::int64_t, 3> free{};
+  std::array<std::size_t, 3> next{};
+  for (int e = 0; e < 3; ++e) {
+    auto& v = cg.eng[e];
+    while (next[e] < v.size() && v[next[e]].dropped) ++next[e];
+    free[e] = next[e] > 0 ? v[next[e] - 1].end : cg.anchor;
+  }
+  std::array<std::int64_t, 3> last{-1, -1, -1};  // program index of each engine's last command
+  auto add = [&](int e) {
+    auto& g = cg.eng[e][next[e]];
+    const bool first = last[e] < 0;
+    sched_cmd c{static_cast<engine>(e),
+                static_cast<std::uint8_t>(e),
+                g.end - g.start,
+                first ? g.start - free[e] : uni(1, 30),
+                -1,
+                0,
+                0};
+    const int other = e == 0 ? 1 : 0;
+    g.dep_eng = -1;
+    if (e < 2 && !g.sys && last[other] >= 0 && uni(0, 1) == 0) {
+      c.dep = last[other];
+      g.dep_eng = other;
+      g.dep_idx = at[static_cast<std::size_t>(c.dep)].second;
+    }
+    last[e] = static_cast<std::int64_t>(prog.size());
+    prog.push_back(c);
+    at.emplace_back(e, next[e]++);
+  };
+  auto left = [&](int e) { return cg.eng[e].size() - next[e]; };
+  while (left(0) + left(1) > 0) {  // TIU and GDMA interleaved evenly
+    const auto lt = static_cast<std::int64_t>(left(0)), lg = static_cast<std::int64_t>(left(1));
+    add(uni(1, lt + lg) <= lt ? 0 : 1);
+  }
+  while (left(2) > 0) add(2);
+  schedule(prog, free, o);
+  for (std::size_t i = 0; i < prog.size(); ++i) {
+    auto& g = cg.eng[at[i].first][at[i].second];
+    if (keys) g.seq = prog[i].begin;
+    g.start = prog[i].begin;
+    g.end = prog[i].end;
+  }
+}
+
+/// --deps: every core's TIU, GDMA and SDMA commands rescheduled (no-op when off).
+inline void schedule_deps(gen_state& gs) {
+  if (!gs.o.deps.enabled) return;
+  dep_options unscaled = gs.o.deps;
+  unscaled.scale = {1.0, 1.0, 1.0, 1.0};
+  for (unsigned c = 0; c < gs.ncores; ++c) {
+    const std::mt19937_64 rng(gs.o.seed ^ 0x646570735F736368ull ^ (std::uint64_t{c} << 48));
+    core_gen keyed = gs.cores[c];
+    schedule_core(keyed, rng, unscaled, true);  // the dispatch order, the same at every scale
+    auto& cg = gs.cores[c];
+    for (int e = 0; e < 3; ++e)
+      for (std::size_t i = 0; i < cg.eng[e].size(); ++i) cg.eng[e][i].seq = keyed.eng[e][i].seq;
+    schedule_core(cg, rng, gs.o.deps, false);
+  }
+}
+
+}  // namespace tpuprof::synth::detail
