@@ -53,8 +53,9 @@ std::size_t write_dump(const synth_options& s) {
   }
   if (s.chip == "bm1688" || s.chip == "cv184x") {
     if (s.deps.enabled)
-      throw std::invalid_argument("--deps: bm1684x, aks and aksv only (the BM1688/CV184X "
-                                  "generator does not schedule from dependencies yet)");
+      throw std::invalid_argument(
+          "--deps: bm1684x, aks and aksv only (the BM1688/CV184X "
+          "generator does not schedule from dependencies yet)");
     synth::indexed_options xo;
     xo.seed = s.seed;
     xo.layers = std::max<std::size_t>(1, s.records / 2);
@@ -114,7 +115,8 @@ subcommand register_synth(CLI::App& app, common_options& o) {
   sc->add_option("--seed", s->seed, "random seed");
   sc->add_flag("--cycle-wrap", s->cycle_wrap,
                "make the 32-bit cycle counter wrap inside the run (bm1688/cv184x: TIU)");
-  // Dependency schedule (docs/testing.md#what-if-ground-truth-synth---deps---scale): what-if ground truth.
+  // Dependency schedule (docs/testing.md#what-if-ground-truth-synth---deps---scale): what-if ground
+  // truth.
   sc->add_flag("--deps", s->deps.enabled,
                "schedule commands from the dependencies written into their descriptors");
   sc->add_option("--scale", s->scales,
