@@ -21,6 +21,7 @@
 #include <tpuprof/trace.hpp>
 
 #include "cli.hpp"
+#include "validators.hpp"
 
 namespace fs = std::filesystem;
 using namespace tpuprof;
@@ -107,7 +108,8 @@ subcommand register_convert(CLI::App& app, common_options& o) {
   sc->add_option("--host-trace,--trace_file", c->host_trace,
                  "host Chrome JSON trace to merge (tpudnn, torch)");
   sc->add_option("--host-offset-ns", c->host_offset_ns,
-                 "explicit host->device shift instead of tail_offset_ns");
+                 "explicit host->device shift instead of tail_offset_ns")
+      ->check(finite_number);
   sc->add_flag("--disable_summary,--no-summary", c->no_summary, "do not write summary.txt");
   return {sc, [&o, c] { return run_convert(o, *c); }};
 }
