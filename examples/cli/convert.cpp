@@ -13,6 +13,7 @@
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/chrome_json_reader.hpp>
 #include <tpuprof/io/host_trace.hpp>
+#include <tpuprof/io/output_set.hpp>
 #include <tpuprof/sinks/chrome_json.hpp>
 #include <tpuprof/sinks/csv.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
@@ -55,15 +56,14 @@ io::host_trace read_host(const convert_options& c, const trace& t, progress& p) 
 int run_convert(const common_options& o, const convert_options& c) {
   progress p(!o.quiet && o.color);
   auto t = load(o, p, c.html);
-  fs::create_directories(c.out_dir);
-  const fs::path out(c.out_dir);
   const io::host_trace host = read_host(c, t, p);
   const bool any = c.perfetto || c.json || c.csv || c.html;
   std::vector<std::string> written;
+  io::output_set set(c.out_dir);  // all files replace the previous run's as one set
   auto emit = [&](const std::string& file, auto&& write) {
-    p.step("writing " + (out / file).string());
-    write(out / file);
-    written.push_back((out / file).string());
+    p.step("writing " + set.final_path(file).string());
+    write(set.stage(file));
+    written.push_back(set.final_path(file).string());
   };
   if (c.perfetto || !any)
     emit("trace.pftrace",
@@ -86,6 +86,7 @@ int run_convert(const common_options& o, const convert_options& c) {
       af.commit();
     });
   }
+  set.commit();
   p.done();
   if (!o.quiet)
     for (const auto& w : written) fmt::print("wrote {}\n", w);

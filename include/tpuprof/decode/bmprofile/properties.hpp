@@ -41,6 +41,10 @@ inline void describe_trace(const global_profile& g, const std::vector<iter_block
     info.mode += ns ? ", no PMU data (net_stat.sim estimate available)" : ", no PMU data";
     info.diagnostics.add(diag::empty_block, label, decode_error::no_offset,
                          "no TIU or GDMA PMU records in any iteration");
+    // net_stat.sim is then the only timing data: without it, nothing is left
+    if (!ns)
+      info.diagnostics.add(diag::missing_file, label + "/net_stat.sim", decode_error::no_offset,
+                           "no PMU data and no net_stat.sim: the dump has no timing at all");
   }
 }
 
