@@ -30,7 +30,7 @@ inline double pick_freq(decode_state& st, std::optional<double> forced, double c
     return *st.global.tpu_freq_mhz;
   if (st.global.tpu_freq_mhz)
     st.info.diagnostics.add(
-        diag::default_frequency, "global.profile", st.global.tpu_freq_offset,
+        diag::default_frequency, st.info.source + "/global.profile", st.global.tpu_freq_offset,
         "tpu_freq " + clock_problem(*st.global.tpu_freq_mhz) + ": chip default used");
   return chip_default;
 }
