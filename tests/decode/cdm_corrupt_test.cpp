@@ -194,7 +194,8 @@ TEST_CASE("detect_cdm recognises SG2260-family dumps only") {
   CHECK(r2->bmodel);
   CHECK_FALSE(tpuprof::cdm::detect_cdm(d3, sg2260_chips{}));
   // the arch says SG2260 family: a missing core file is that dump's error, not "not this chip"
-  CHECK_THROWS_WITH_AS(tpuprof::cdm::detect_cdm(d4, sg2260_chips{}),
-                       "mem: arch=8800 (aks) in global.profile, but no cdmlib*.profile core file",
-                       tpuprof::decode_error);
+  CHECK_THROWS_WITH_AS(
+      tpuprof::cdm::detect_cdm(d4, sg2260_chips{}),
+      "<memory>: arch=8800 (aks) in global.profile, but no cdmlib*.profile core file",
+      tpuprof::decode_error);
 }

@@ -35,7 +35,8 @@ std::vector<framed_command> frame_commands(const io::byte_reader& r, engine eng,
     if (r.size() - pos < 16) {
       diag.add(diag::unmatched_command, r.file(), r.base() + pos,
                "command buffer ends after " + std::to_string(out.size()) + " of " +
-                   std::to_string(count) + " commands");
+                   std::to_string(count) + " commands",
+               count - out.size());
       break;
     }
     const std::uint64_t w0 = r.u64(pos), w1 = r.u64(pos + 8);
