@@ -1,16 +1,43 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang and runs each for N seconds (default 20).
+# Builds the libFuzzer targets with clang and runs each one with a budget.
+# Usage: tools/fuzz.sh [SECS | --time SECS | --runs N] [--jobs J] [TARGET...]
+#   SECS / --time: seconds per target (default 20; CI runs `tools/fuzz.sh 10`)
+#   --runs N:      N executions per target (the 10 M campaign: --runs 10000000)
+#   --jobs J:      J libFuzzer worker processes per target (default 1)
+#   TARGET:        fuzz_dump, fuzz_cdm, ... (default: every target)
+# Prints per target: runs, exec/s, and the crash/timeout/oom files libFuzzer left.
+# Corpora grow in build/fuzz/corpus/<target>; seeds are read from tests/fuzz/seeds/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs=${1:-20}
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
-shopt -s nullglob
-for f in build/fuzz/tests/fuzz/fuzz_*; do
-  [ -x "$f" ] || continue
-  name=$(basename "$f")
-  corpus=build/fuzz/corpus/$name
-  mkdir -p "$corpus"
-  echo "-- $name (${secs}s)"
-  "$f" -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 "$corpus" tests/fuzz/seeds/"${name#fuzz_}" 2>&1 | tail -2
+budget=(-max_total_time=20) jobs=1 targets=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --time) budget=(-max_total_time="$2"); shift 2 ;;
+    --runs) budget=(-runs="$2"); shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    [0-9]*) budget=(-max_total_time="$1"); shift ;;
+    *) targets+=("$1"); shift ;;
+  esac
 done
+cmake --preset fuzz >/dev/null
+if [ ${#targets[@]} -gt 0 ]; then cmake --build --preset fuzz --target "${targets[@]}"; else cmake --build --preset fuzz; fi
+shopt -s nullglob
+[ ${#targets[@]} -gt 0 ] || for f in build/fuzz/tests/fuzz/fuzz_*; do [ -x "$f" ] && targets+=("$(basename "$f")"); done
+status=0
+for name in "${targets[@]}"; do
+  f=build/fuzz/tests/fuzz/$name
+  corpus=build/fuzz/corpus/$name artifacts=build/fuzz/artifacts/$name/
+  mkdir -p "$corpus" "$artifacts"
+  echo "-- $name (${budget[*]}, $jobs job(s))"
+  log=build/fuzz/$name.log
+  extra=()
+  [ "$jobs" -gt 1 ] && extra=(-jobs="$jobs" -workers="$jobs")
+  if ! "$f" "${budget[@]}" "${extra[@]}" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+      -artifact_prefix="$artifacts" -print_final_stats=1 "$corpus" tests/fuzz/seeds/"${name#fuzz_}" \
+      >"$log" 2>&1; then
+    status=1
+  fi
+  grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|ERROR|SUMMARY" "$log" | sort -u | head -5 || true
+  ls "$artifacts" | head -5
+done
+exit $status

@@ -13,6 +13,7 @@
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/chrome_json_reader.hpp>
 #include <tpuprof/io/host_trace.hpp>
+#include <tpuprof/io/output_set.hpp>
 #include <tpuprof/sinks/chrome_json.hpp>
 #include <tpuprof/sinks/csv.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
@@ -22,6 +23,7 @@
 
 #include "cli.hpp"
 #include "convert_compat.hpp"
+#include "validators.hpp"
 
 namespace fs = std::filesystem;
 using namespace tpuprof;
@@ -57,16 +59,15 @@ int run_convert(const common_options& o, const convert_options& c) {
   const output_plan plan = plan_outputs(c.compat, c.out_dir);
   progress p(o.show_progress, o.progress_color);
   auto t = load(o, p, c.html);
-  fs::create_directories(plan.dir);
-  const fs::path& out = plan.dir;
   const io::host_trace host = read_host(c, t, p);
   const bool any =
       c.perfetto || c.json || c.csv || c.html || c.compat.sqlite || !c.compat.sqlite_db.empty();
   std::vector<std::string> written;
+  io::output_set set(plan.dir);  // all files replace the previous run's as one set
   auto emit = [&](const std::string& file, auto&& write) {
-    p.step("writing " + (out / file).string());
-    write(out / file);
-    written.push_back((out / file).string());
+    p.step("writing " + set.final_path(file).string());
+    write(set.stage(file));
+    written.push_back(set.final_path(file).string());
   };
   if (c.perfetto || !any || plan.vendor)
     emit(plan.perfetto_name,
@@ -90,6 +91,7 @@ int run_convert(const common_options& o, const convert_options& c) {
       af.commit();
     });
   }
+  set.commit();
   p.done();
   if (!o.quiet)
     for (const auto& w : written) fmt::print("wrote {}\n", w);
@@ -112,7 +114,8 @@ subcommand register_convert(CLI::App& app, common_options& o) {
   sc->add_option("--host-trace,--trace_file", c->host_trace,
                  "host Chrome JSON trace to merge (tpudnn, torch)");
   sc->add_option("--host-offset-ns", c->host_offset_ns,
-                 "explicit host->device shift instead of tail_offset_ns");
+                 "explicit host->device shift instead of tail_offset_ns")
+      ->check(finite_number);
   sc->add_flag("--disable_summary,--no-summary", c->no_summary, "do not write summary.txt");
   add_compat_options(sc, c->compat);
   return {sc, [&o, c] { return run_convert(o, *c); }};

@@ -60,18 +60,10 @@ void write_compat_outputs(const compat_options& c, const trace& t, const output_
                  "not written yet; --csv and --sqlite carry the same events\n");
   if (c.sqlite || !c.sqlite_db.empty()) {
 #if TPUPROF_WITH_SQLITE
-    // --sqlite-db is relative to the working directory, not to OUT.
-    const std::string file =
-        c.sqlite_db.empty() ? std::string("trace.sqlite") : fs::absolute(c.sqlite_db).string();
-    emit(file, [&](const fs::path& f) {
-      // OUT/trace.sqlite holds this dump only and appears whole (temp + rename);
-      // --sqlite-db appends in one transaction (a failure rolls back).
-      const bool fresh = c.sqlite_db.empty();
-      const fs::path tmp = fresh ? fs::path(f.string() + ".tmp") : f;
-      if (fresh) fs::remove(tmp);
+    auto write_db = [&](const fs::path& f) {
       sinks::sqlite_options so;
       so.label = c.label;
-      sinks::sqlite_sink s(tmp, so);
+      sinks::sqlite_sink s(f, so);
       s.begin(t.info());
       for (const engine_event& e : t.events()) s.write(e);
       for (const engine_event& e : t.spans()) s.write(e);
@@ -79,8 +71,19 @@ void write_compat_outputs(const compat_options& c, const trace& t, const output_
       sum.info = &t.info();
       s.write_summary(t.events() | algo::summary(sum));
       s.finish();
-      if (fresh) fs::rename(tmp, f);
-    });
+    };
+    if (c.sqlite_db.empty()) {
+      // OUT/trace.sqlite holds this dump only: one file of the output set.
+      emit("trace.sqlite", [&](const fs::path& f) {
+        fs::remove(f);
+        write_db(f);
+      });
+    } else {
+      // --sqlite-db (relative to the working directory, not to OUT) is shared by
+      // many runs, not part of this run's set: appended in one transaction
+      // (a failure rolls back).
+      write_db(fs::absolute(c.sqlite_db));
+    }
 #else
     throw std::invalid_argument(
         "--sqlite: this tpuprof was built without SQLite "

@@ -22,6 +22,7 @@
 #include <tpuprof/version.hpp>
 
 #include "cli.hpp"
+#include "validators.hpp"
 
 namespace {
 
@@ -44,11 +45,10 @@ void add_common(CLI::App* sc, common_options& o) {
                  tpuprof::chips_help(tpuprof::chips::all{}) + "; default: from global.profile")
       ->check(CLI::IsMember(tpuprof::chip_names(tpuprof::chips::all{})));
   sc->add_option("--tiu-freq,--tiu_freq", o.tiu_freq_mhz, "TIU clock in MHz (overrides the dump)")
-      ->check(CLI::PositiveNumber);
+      ->check(clock_mhz);
   sc->add_option("--dma-freq,--dma_freq", o.dma_freq_mhz, "DMA clock in MHz (overrides the dump)")
-      ->check(CLI::PositiveNumber);
-  sc->add_option("--num-core,--num_core", o.num_core, "keep only cores 0..N-1")
-      ->check(CLI::PositiveNumber);
+      ->check(clock_mhz);
+  sc->add_option("--num-core,--num_core", o.num_core, "keep only cores 0..N-1")->check(core_count);
   sc->add_option("--time-base", o.time_base,
                  "vendor (default: as the vendor tools) or shared-counter (SG2260 bmodel dumps: "
                  "GDMA/SDMA not re-phased onto TIU, see docs/chips/aks.md)")

@@ -1,10 +1,12 @@
 // tpuprof report: one self-contained HTML report (timeline, tables, overview).
+#include <filesystem>
 #include <memory>
 #include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <tpuprof/io/output_set.hpp>
 #include <tpuprof/report/html.hpp>
 #include <tpuprof/trace.hpp>
 
@@ -31,7 +33,10 @@ subcommand register_report(CLI::App& app, common_options& o) {
             progress p(o.show_progress, o.progress_color);
             auto t = load(o, p, true);
             p.step("writing " + *out);
-            write_report(*out, t);
+            const std::filesystem::path f(*out);
+            io::output_set set(f.has_parent_path() ? f.parent_path() : ".");
+            write_report(set.stage(f.filename().string()).string(), t);
+            set.commit();
             p.done();
             if (!o.quiet) fmt::print("wrote {}\n", *out);
             return finish(o, t);

@@ -73,7 +73,7 @@ std::string chip_of(const io::dump_files& files, const open_options& o) {
   if (!o.chip.empty()) return o.chip;
   try {
     return std::string(detect_dump(files, Chips{}).chip);
-  } catch (const decode_error& e) {
+  } catch (const undetected_dump& e) {  // malformed files keep their decode_error
     throw detect_error(e.file(), e.offset(), e.reason());
   }
 }

@@ -92,9 +92,11 @@ TEST_CASE("a dump of another chip is rejected with the reason") {
   std::string t = text(gp);
   t.replace(t.find("arch=3"), 6, "arch=5");
   set_text(gp, t);
-  CHECK_THROWS_WITH_AS(decoder(g.as_files("d")),
-                       doctest::Contains("arch=5 is not BM1684X (an SG2260-family dump"),
-                       decode_error);
+  CHECK_THROWS_WITH_AS(
+      decoder(g.as_files("d")),
+      doctest::Contains("arch=5 is not BM1684X (an SG2260-family arch: open it without "
+                        "naming a chip"),
+      decode_error);
 }
 
 TEST_CASE("tpu_freq=0 falls back to 1000 MHz with a diagnostic") {

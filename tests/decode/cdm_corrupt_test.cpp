@@ -147,7 +147,8 @@ TEST_CASE("global.profile problems give decode_error") {
   }
   SUBCASE("no arch line") {
     f.global = text("tpu_freq=1000\n");
-    CHECK_THROWS_WITH_AS(f.decode(), "mem/global.profile: no arch line", tpuprof::decode_error);
+    CHECK_THROWS_WITH_AS(f.decode(), "mem/global.profile: at byte 14: no arch line",
+                         tpuprof::decode_error);
   }
   SUBCASE("arch is not a number") {
     f.global = text("arch=five\n");
@@ -192,5 +193,9 @@ TEST_CASE("detect_cdm recognises SG2260-family dumps only") {
   CHECK(r2->chip == "aksv");
   CHECK(r2->bmodel);
   CHECK_FALSE(tpuprof::cdm::detect_cdm(d3, sg2260_chips{}));
-  CHECK_FALSE(tpuprof::cdm::detect_cdm(d4, sg2260_chips{}));
+  // the arch says SG2260 family: a missing core file is that dump's error, not "not this chip"
+  CHECK_THROWS_WITH_AS(
+      tpuprof::cdm::detect_cdm(d4, sg2260_chips{}),
+      "<memory>: arch=8800 (aks) in global.profile, but no cdmlib*.profile core file",
+      tpuprof::decode_error);
 }

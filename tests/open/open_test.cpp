@@ -332,16 +332,17 @@ TEST_CASE("open: errors name the file, byte offset and reason") {
     std::ofstream(dir / "global.profile") << "arch=9\n";
     CHECK_THROWS_WITH_AS(
         open(dir),
-        (dir.string() + "/global.profile: arch=9 is not a supported chip (bm1684x, aks, aksv, "
-                        "bm1688, cv184x)")
+        (dir.string() +
+         "/global.profile: at byte 0: arch=9 is not a supported chip (bm1684x, aks, aksv, "
+         "bm1688, cv184x)")
             .c_str(),
         detect_error);
     const auto noarch = tmp("noarch");
     std::ofstream(noarch / "global.profile") << "net_name=x\n";
     CHECK_THROWS_WITH_AS(
         open(noarch),
-        (noarch.string() + "/global.profile: no arch= line: cannot tell the chip (give it "
-                           "explicitly)")
+        (noarch.string() + "/global.profile: at byte 11: no arch= line before the end of the "
+                           "file: cannot tell the chip (give it explicitly)")
             .c_str(),
         detect_error);
     CHECK_THROWS_WITH_AS(open(io::dump_files::from_memory({}, "buf")),

@@ -237,7 +237,9 @@ void bmprofile_decoder<Chip>::check_arch() {
   if (!ok) {
     std::string reason = "arch=" + a + " is not " + std::string(Chip::name);
     if (a == "5" || a == "BM1690" || a == "8800" || a == "6" || a == "140814")
-      reason += " (an SG2260-family dump: use the sg2260 decoder)";
+      reason +=
+          " (an SG2260-family arch: open it without naming a chip, so that it is detected,"
+          " or name an SG2260-family chip)";
     throw decode_error(files_.label() + "/global.profile", decode_error::no_offset, reason);
   }
 }
@@ -363,6 +365,12 @@ void bmprofile_decoder<Chip>::load_iteration(std::size_t it, const bmprofile::cl
   if (gl) bind(*gl, false);
   if (tl) match_records<Chip>(*tl, cap.tiu, file, diag);
   if (gl) match_records<Chip>(*gl, cap.gdma, file, diag);
+  // Expected-vs-decoded: static commands of an engine whose MONITOR block is
+  // absent (a corrupted block type, a file cut at a block boundary) are lost.
+  if (subnet) {
+    if (!tl) report_unmonitored<Chip>(engine::tiu, subnet->tiu_nodes, ib, diag);
+    if (!gl) report_unmonitored<Chip>(engine::gdma, subnet->gdma_nodes, ib, diag);
+  }
   if (tl && gl && tl->count && gl->count)
     tl->shift = tiu_shift<Chip>(*tl, *gl, *mcu.bd, *mcu.gdma, tiu_period, gdma_period, file, diag);
   add_mcu_spans<Chip>(mcu.all, base_us * 1000.0, it, clk.tiu_mhz, file, info_.names, diag, spans_);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/decode/bmprofile/chip.hpp>
@@ -24,17 +25,29 @@ struct dump_detection {
   bool bmodel = false;  ///< SG2260 family: captured on the bmodel path (BLOCK_DES_*)
 };
 
+/// detect_dump() could not tell the chip (no global.profile, no or unknown
+/// `arch=`): the caller may give it explicitly. A dump whose chip is known but
+/// whose files are malformed throws a plain decode_error with the real reason.
+class undetected_dump : public decode_error {
+ public:
+  using decode_error::decode_error;
+};
+
 namespace detail {
-/// First `arch=` value of a bmprofile global.profile ("3" or "BM1684X"), nullopt
-/// if none: lines and keys as the decoder's own parser reads them.
-inline std::optional<std::string_view> bmprofile_arch(const io::byte_reader& r) {
-  std::string_view t(reinterpret_cast<const char*>(r.bytes().data()), r.size());
+/// First `arch=` value of a bmprofile global.profile ("3" or "BM1684X") and the
+/// byte offset of its line, nullopt if none: lines and keys as the decoder's
+/// own parser reads them.
+inline std::optional<std::pair<std::string_view, std::uint64_t>> bmprofile_arch(
+    const io::byte_reader& r) {
+  const std::string_view all(reinterpret_cast<const char*>(r.bytes().data()), r.size());
+  std::string_view t = all;
   while (!t.empty()) {
     const std::size_t nl = t.find('\n');
+    const std::uint64_t off = static_cast<std::uint64_t>(t.data() - all.data());
     std::string_view line = t.substr(0, nl);
     t = nl == std::string_view::npos ? std::string_view{} : t.substr(nl + 1);
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
-    if (auto a = bmprofile::detail::kv(line, "arch")) return a;
+    if (auto a = bmprofile::detail::kv(line, "arch")) return std::pair{*a, off};
   }
   return std::nullopt;
 }
@@ -74,22 +87,27 @@ std::string cli_names(chip_list<Cs...>) {
 /// Detects which chip of `chips` wrote a dump, from `global.profile`: an
 /// SG2260-family chip (cdm::cdm_chip) when the `arch=` value is one of its
 /// `arch_ids` and a `cdmlib*.profile` is present; a bmprofile chip when the
-/// value is its arch number or name. Throws decode_error naming global.profile
-/// and the reason when it cannot tell.
+/// value is its arch number or name. Throws undetected_dump naming global.profile
+/// and the reason when it cannot tell, decode_error when global.profile names
+/// an SG2260-family chip but is malformed or the core files are missing.
 template <class... Cs>
 dump_detection detect_dump(const io::dump_files& files, chip_list<Cs...> chips) {
   if (auto d = cdm::detect_cdm(files, chips)) return {d->chip, dump_family::cdm, d->bmodel};
   auto g = files.find("global.profile");
   if (!g)
-    throw decode_error(files.label(), decode_error::no_offset,
-                       "not a profile dump: no global.profile");
+    throw undetected_dump(files.label(), decode_error::no_offset,
+                          "not a profile dump: no global.profile");
   const auto a = detail::bmprofile_arch(*g);
   if (a)
-    if (auto c = detail::bmprofile_chip_of<Cs...>(*a)) return {*c, dump_family::bmprofile, false};
-  throw decode_error(files.label() + "/global.profile", decode_error::no_offset,
-                     !a ? std::string("no arch= line: cannot tell the chip (give it explicitly)")
-                        : "arch=" + std::string(*a) + " is not a supported chip (" +
-                              detail::cli_names(chips) + ")");
+    if (auto c = detail::bmprofile_chip_of<Cs...>(a->first))
+      return {*c, dump_family::bmprofile, false};
+  if (!a)  // the offset is the end of the file: every line was read
+    throw undetected_dump(files.label() + "/global.profile", g->size(),
+                          "no arch= line before the end of the file: cannot tell the chip "
+                          "(give it explicitly)");
+  throw undetected_dump(files.label() + "/global.profile", a->second,
+                        "arch=" + std::string(a->first) + " is not a supported chip (" +
+                            detail::cli_names(chips) + ")");
 }
 
 }  // namespace tpuprof

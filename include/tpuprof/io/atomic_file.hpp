@@ -61,8 +61,10 @@ class atomic_file {
     }
     std::filesystem::rename(tmp_, path_, ec);
     if (ec) {
-      std::filesystem::remove(tmp_, ec);
-      throw output_error(path_.string() + ": rename failed: " + ec.message());
+      const std::string why = ec.message();  // before remove() reuses `ec`
+      std::error_code ignored;
+      std::filesystem::remove(tmp_, ignored);
+      throw output_error(path_.string() + ": rename failed: " + why);
     }
   }
   const std::filesystem::path& path() const noexcept { return path_; }

@@ -66,7 +66,8 @@ class reader {
         fail("top level must be an array or an object");
       }
     } catch (const simdjson::simdjson_error& e) {
-      fail(simdjson::error_message(e.error()));
+      fail(bad_number_.empty() ? std::string_view(simdjson::error_message(e.error()))
+                               : std::string_view(bad_number_));
     }
     close_open();
   }
@@ -159,6 +160,7 @@ class reader {
       } catch (const simdjson::simdjson_error&) {
         // The element at `resume` is cut by the chunk end, or bad: it is
         // parsed again at the start of the next, larger chunk.
+        bad_number_.clear();
       }
       if (!progress) {
         if (cut == n) return false;  // a real error: run() reports it
@@ -298,12 +300,17 @@ class reader {
     return v.get_string().value();
   }
 
-  static double number(simdjson::ondemand::value v) {
+  /// A number, or a string holding one (non-standard traces); anything else
+  /// is an error that names the key (`bad_number_`), reported by run().
+  double number(simdjson::ondemand::value v, std::string_view key) {
     if (v.type().value() == simdjson::ondemand::json_type::string) {
       std::string_view s = v.get_string().value();
       double d = 0;
       auto r = std::from_chars(s.data(), s.data() + s.size(), d);
-      return r.ec == std::errc{} ? d : 0.0;
+      if (r.ec == std::errc{} && r.ptr == s.data() + s.size()) return d;
+      bad_number_ =
+          "\"" + std::string(key) + "\" is not a number: \"" + std::string(s.substr(0, 32)) + "\"";
+      throw simdjson::simdjson_error(simdjson::NUMBER_ERROR);
     }
     return v.get_double().value();
   }
@@ -341,9 +348,9 @@ class reader {
         has_tid = true;
         s.tid = id_of(v, false, s.pid);
       } else if (key == "ts") {
-        ts = number(v);
+        ts = number(v, key);
       } else if (key == "dur") {
-        dur = number(v);
+        dur = number(v, key);
         has_dur = true;
       } else if (key == "args" && (ph_.empty() || ph_ == "M")) {
         // Only M events use args (their "name"); once the phase is known to
@@ -395,6 +402,7 @@ class reader {
   }
 
   std::string source_;
+  std::string bad_number_;  ///< why number() threw, for run()'s message
   host_trace& out_;
   simdjson::ondemand::document* doc_ = nullptr;
   const char* base_ = nullptr;

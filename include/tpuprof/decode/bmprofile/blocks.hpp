@@ -70,6 +70,7 @@ enum class dyn_type : std::uint32_t {
 /// belongs to the k-th core (BM1688 writes one set per core).
 struct iter_blocks {
   std::string file;
+  std::uint64_t end = 0;  ///< offset of the end of the file (where missing blocks would follow)
   bool has_summary = false;
   subnet_summary summary;
   std::vector<command_index> commands;
@@ -84,6 +85,7 @@ struct iter_blocks {
 inline iter_blocks read_iter_blocks(const io::byte_reader& r, decode_diagnostics& diag) {
   iter_blocks b;
   b.file = std::string(r.file());
+  b.end = r.base() + r.size();
   std::size_t off = 0;
   while (off < r.size()) {
     if (r.size() - off < 8) {

@@ -35,18 +35,29 @@ std::vector<framed_command> frame_commands(const io::byte_reader& r, engine eng,
     if (r.size() - pos < 16) {
       diag.add(diag::unmatched_command, r.file(), r.base() + pos,
                "command buffer ends after " + std::to_string(out.size()) + " of " +
-                   std::to_string(count) + " commands");
+                   std::to_string(count) + " commands",
+               count - out.size());
       break;
     }
     const std::uint64_t w0 = r.u64(pos), w1 = r.u64(pos + 8);
     auto f = eng == engine::tiu ? Chip::frame_tiu(w0) : Chip::frame_gdma(w0, w1);
-    if (!f || f->length > r.size() - pos) {
-      diag.add(
-          diag::unknown_enum, r.file(), r.base() + pos,
-          f ? "command longer than the remaining buffer"
-            : "undecodable " + std::string(name(eng)) + " command (type " +
-                  std::to_string(eng == engine::tiu ? io::bits(w0, 41, 4) : io::bits(w0, 32, 4)) +
-                  "); the rest of the buffer cannot be framed");
+    if (f && f->length > r.size() - pos) {  // a truncated file: the rest is lost
+      diag.add(diag::truncated_tail, r.file(), r.base() + pos,
+               "command buffer truncated: " + std::to_string(out.size()) + " of " +
+                   std::to_string(count) + " commands framed",
+               count - out.size());
+      break;
+    }
+    if (!f) {
+      diag.add(diag::unknown_enum, r.file(), r.base() + pos,
+               "undecodable " + std::string(name(eng)) + " command (type " +
+                   std::to_string(eng == engine::tiu ? io::bits(w0, 41, 4) : io::bits(w0, 32, 4)) +
+                   "); the rest of the buffer cannot be framed");
+      // the commands after it are expected (COMMAND block) but lost
+      diag.add(diag::unmatched_command, r.file(), r.base() + pos,
+               std::to_string(count - out.size()) + " of " + std::to_string(count) + " " +
+                   std::string(name(eng)) + " commands not framed",
+               count - out.size());
       break;
     }
     out.push_back({*f, r.base() + pos});

@@ -59,6 +59,7 @@ struct mem_block {
 struct global_profile {
   std::optional<std::string> arch;  ///< as written: the arch id or the chip name
   std::optional<double> tpu_freq_mhz;
+  std::uint64_t tpu_freq_offset = 0;  ///< byte offset of the `tpu_freq=` line
   std::string net_name;
   bool is_mlir = false;
   std::vector<subnet_info> subnets;  ///< file order
@@ -237,13 +238,15 @@ inline global_profile parse_global_profile(const io::byte_reader& r, decode_diag
       if (!g.arch) g.arch = std::string(*a);
     } else if (auto f = detail::kv(line, "tpu_freq")) {
       g.tpu_freq_mhz = static_cast<double>(num(*f, off, "tpu_freq"));
+      g.tpu_freq_offset = off;
     } else if (auto n = detail::kv(line, "net_name", true)) {
       g.net_name = std::string(*n);
     } else if (auto m = detail::kv(line, "is_mlir")) {
       g.is_mlir = num(*m, off, "is_mlir") != 0;
     }
   }
-  if (!g.arch) diag.add(diag::other, r.file(), decode_error::no_offset, "no arch= line");
+  if (!g.arch)
+    diag.add(diag::other, r.file(), r.size(), "no arch= line before the end of the file");
   return g;
 }
 

@@ -38,7 +38,10 @@ std::vector<std::uint64_t> unwrap_ids(const pmu_list& l, std::uint64_t cap, cons
     if (st.fixed != before) ++wraps;
     if (e < s) ++wraps;
     if (st.id_delta != delta_before) ++idwraps;
-    if (s == 0xFFFFFFFFu || e == 0xFFFFFFFFu) ++invalid;
+    // Not ended: a start never written, or an end of 0xFFFFFFFF on the last
+    // record or over half the counter range after its start. An end that is
+    // 0xFFFFFFFF because the counter reached it just before wrapping is real.
+    if (s == 0xFFFFFFFFu || (e == 0xFFFFFFFFu && (k + 1 == n || e - s >= 0x80000000u))) ++invalid;
     ids[k] = pmu_raw_id<Chip>(l, p) + st.id_delta;
   }
   if (wraps)
@@ -111,6 +114,22 @@ void pair_records(pmu_list& l, const std::vector<std::uint64_t>& ids, const std:
         diag::unmatched_record, file, l.bytes.base(),
         std::to_string(unpaired) + " " + std::string(name(l.eng)) + " PMU records match no command",
         unpaired);
+}
+
+/// Expected-vs-decoded for an engine with no MONITOR block in iteration `ib`:
+/// its static commands (but the GDMA SYS end marker, which never has a record)
+/// are lost, reported at the end of the iteration file.
+template <bmprofile_chip Chip>
+void report_unmonitored(engine eng, const std::vector<node_info>& S, const iter_blocks& ib,
+                        decode_diagnostics& diag) {
+  std::size_t n = S.size();
+  if (eng == engine::gdma && n && Chip::gdma_func_names.size() > 6 && S.back().func == 6) --n;
+  if (n)
+    diag.add(diag::unmatched_command, ib.file, ib.end,
+             std::to_string(n) + " static " + std::string(name(eng)) +
+                 " commands, but the file has no " + std::string(name(eng)) +
+                 " MONITOR block: their records are lost",
+             n);
 }
 
 /// Unwraps and pairs the records of one list.

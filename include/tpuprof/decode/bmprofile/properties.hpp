@@ -2,6 +2,7 @@
 /// the diagnostic for a dump without PMU data.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,19 @@ inline void describe_trace(const global_profile& g, const std::vector<iter_block
     info.mode += ns ? ", no PMU data (net_stat.sim estimate available)" : ", no PMU data";
     info.diagnostics.add(diag::empty_block, label, decode_error::no_offset,
                          "no TIU or GDMA PMU records in any iteration");
+    // Expected-vs-decoded: the node lines' static commands have no record
+    // (unless a missing MONITOR block already counted them).
+    std::uint64_t nodes = 0;
+    for (const auto& s : g.subnets) nodes += s.tiu_nodes.size() + s.gdma_nodes.size();
+    if (nodes && !info.diagnostics[diag::unmatched_command])
+      info.diagnostics.add(
+          diag::unmatched_command, iters[0].file, iters[0].end,
+          std::to_string(nodes) + " static commands in global.profile, no PMU record for any",
+          nodes);
+    // net_stat.sim is then the only timing data: without it, nothing is left
+    if (!ns)
+      info.diagnostics.add(diag::missing_file, label + "/net_stat.sim", decode_error::no_offset,
+                           "no PMU data and no net_stat.sim: the dump has no timing at all");
   }
 }
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include <tpuprof/clock_check.hpp>
 #include <tpuprof/decode/bmprofile/blocks.hpp>
 #include <tpuprof/decode/bmprofile/chip.hpp>
 #include <tpuprof/decode/bmprofile/global_profile.hpp>
@@ -94,16 +95,20 @@ clocks resolve_clocks(const global_profile& g, std::optional<double> tiu_overrid
                       decode_diagnostics& diag) {
   clocks c{Chip::tiu_freq_mhz, Chip::dma_freq_mhz};
   if (!Chip::period_fixed) {
-    if (g.tpu_freq_mhz && *g.tpu_freq_mhz > 0) {
+    if (g.tpu_freq_mhz && usable_clock_mhz(*g.tpu_freq_mhz)) {
       c.tiu_mhz = c.dma_mhz = *g.tpu_freq_mhz;
-    } else {
+    } else if (!g.tpu_freq_mhz) {
       diag.add(diag::default_frequency, label + "/global.profile", decode_error::no_offset,
-               g.tpu_freq_mhz ? "tpu_freq=0: using the chip default clock"
-                              : "no tpu_freq line: using the chip default clock");
+               "no tpu_freq line: using the chip default clock");
+    } else {
+      diag.add(diag::default_frequency, label + "/global.profile", g.tpu_freq_offset,
+               *g.tpu_freq_mhz == 0 ? std::string("tpu_freq=0: using the chip default clock")
+                                    : "tpu_freq " + clock_problem(*g.tpu_freq_mhz) +
+                                          ": using the chip default clock");
     }
   }
-  if (tiu_override) c.tiu_mhz = *tiu_override;
-  if (dma_override) c.dma_mhz = *dma_override;
+  if (tiu_override && usable_clock_mhz(*tiu_override)) c.tiu_mhz = *tiu_override;
+  if (dma_override && usable_clock_mhz(*dma_override)) c.dma_mhz = *dma_override;
   return c;
 }
 

@@ -299,6 +299,8 @@ void emit(decode_state& st) {
     st.info.end_ns = st.end_ns;
   }
   std::uint64_t unmatched = 0;
+  // Mode 0 has no commands by design: records without one are not data loss.
+  const bool pmu_only = st.info.mode.starts_with("mode 0");
   for (const auto& [k, ms] : st.stats) {
     const auto kind = pmu_kind(k >> 8);
     std::string name = std::string(engine_key(kind)) + std::to_string(k & 0xFF);
@@ -308,8 +310,9 @@ void emit(decode_state& st) {
                                         " deleted=" + std::to_string(ms.deleted));
     count(st, diag::inserted_record, ms.inserted, st.info.source,
           "matcher " + name + ": commands without record");
-    count(st, diag::deleted_record, ms.deleted, st.info.source,
-          "matcher " + name + ": records without command");
+    if (!pmu_only)
+      count(st, diag::deleted_record, ms.deleted, st.info.source,
+            "matcher " + name + ": records without command");
     if (ms.fallback)
       st.info.diagnostics.add(
           diag::other, st.info.source, decode_error::no_offset,
@@ -317,8 +320,9 @@ void emit(decode_state& st) {
     unmatched += ms.unmatched;
   }
   // unmatched_out (counted by emit_one) includes the sys records the vendor names too.
-  count(st, diag::unmatched_record, st.unmatched_out, st.info.source,
-        "events without a command (named unknown / sys)");
+  if (!pmu_only)
+    count(st, diag::unmatched_record, st.unmatched_out, st.info.source,
+          "events without a command (named unknown / sys)");
   (void)unmatched;
   if (st.descriptors_unsupported)
     st.info.diagnostics.add(diag::other, st.info.source, decode_error::no_offset,

@@ -25,6 +25,7 @@ struct global_profile {
   bool bmodel = false;            ///< a line containing "bmodel" (bmodel capture path)
   std::uint64_t max_record_num = 0;
   std::optional<double> tpu_freq_mhz;
+  std::uint64_t tpu_freq_offset = 0;  ///< byte offset of the `tpu_freq=` line
   std::optional<std::int64_t> tail_offset_ns;
   /// Every `<name>_record=<n>` line, in file order (core0_tiu_record, cdma_port0_record...).
   std::vector<std::pair<std::string, std::uint64_t>> record_counts;
@@ -91,6 +92,7 @@ inline global_profile parse_global_profile(const io::byte_reader& r) {
       double f = 0;
       if (!detail::parse_number(value, f)) bad("tpu_freq");
       g.tpu_freq_mhz = f;
+      g.tpu_freq_offset = line_off;
     } else if (key == "tail_offset_ns") {
       std::int64_t t = 0;
       if (!detail::parse_number(value, t)) bad("tail_offset_ns");
@@ -125,30 +127,53 @@ std::optional<std::string_view> cdm_chip_of(long long arch) {
 }
 }  // namespace detail
 
+namespace detail {
+/// The first `arch=` line's value and byte offset, read without parsing the
+/// rest of the file (detection must not depend on the other lines being valid).
+inline std::optional<std::pair<long long, std::uint64_t>> raw_arch(const io::byte_reader& r) {
+  std::string_view text(reinterpret_cast<const char*>(r.bytes().data()), r.size());
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = trim(text.substr(pos, eol - pos));
+    const std::size_t off = pos;
+    pos = eol + 1;
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos || line.find("bmodel") != std::string_view::npos ||
+        trim(line.substr(0, eq)) != "arch")
+      continue;
+    long long a = 0;
+    if (!parse_number(trim(line.substr(eq + 1)), a)) return std::nullopt;
+    return std::pair{a, std::uint64_t{off}};
+  }
+  return std::nullopt;
+}
+}  // namespace detail
+
 /// Detects an SG2260-family dump among the cdm-family chips of `chip_list<Cs...>`:
-/// global.profile plus at least one `cdmlib*.profile`, with an `arch` that one
-/// of them lists in its `arch_ids`. Returns nullopt when the files do not look
-/// like such a dump (any other arch, no core file, no global.profile,
-/// unreadable global.profile).
+/// a global.profile whose first `arch=` is one of their `arch_ids`. Returns
+/// nullopt when it is not such a dump (no global.profile, any other arch).
+/// Once the arch says "this family", a malformed global.profile or a missing
+/// `cdmlib*.profile` throws decode_error with the real reason (file, offset):
+/// "this chip's format but malformed" is not "not this chip".
 template <class... Cs>
 std::optional<cdm_detection> detect_cdm(const io::dump_files& files, chip_list<Cs...>) {
   auto g = files.find("global.profile");
   if (!g) return std::nullopt;
+  const auto raw = detail::raw_arch(*g);
+  if (!raw) return std::nullopt;
+  std::optional<std::string_view> chip;
+  if constexpr (sizeof...(Cs) > 0) chip = detail::cdm_chip_of<Cs...>(raw->first);
+  if (!chip) return std::nullopt;
+  const global_profile gp = parse_global_profile(*g);  // throws with the line's offset
   bool has_core = false;
   for (auto n : files.names())
     if (n.starts_with("cdmlib") && n.ends_with(".profile")) has_core = true;
-  if (!has_core) return std::nullopt;
-  global_profile gp;
-  try {
-    gp = parse_global_profile(*g);
-  } catch (const decode_error&) {
-    return std::nullopt;
-  }
-  if (!gp.arch) return std::nullopt;
-  if constexpr (sizeof...(Cs) > 0)
-    if (auto c = detail::cdm_chip_of<Cs...>(*gp.arch))
-      return cdm_detection{*c, *gp.arch, gp.bmodel};
-  return std::nullopt;
+  if (!has_core)
+    throw decode_error(files.label(), decode_error::no_offset,
+                       "arch=" + std::to_string(raw->first) + " (" + std::string(*chip) +
+                           ") in global.profile, but no cdmlib*.profile core file");
+  return cdm_detection{*chip, raw->first, gp.bmodel};
 }
 
 }  // namespace tpuprof::cdm

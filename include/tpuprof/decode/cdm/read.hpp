@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <tpuprof/clock_check.hpp>
 #include <tpuprof/decode/cdm/blocks.hpp>
 #include <tpuprof/decode/cdm/chip.hpp>
 #include <tpuprof/decode/cdm/state.hpp>
@@ -21,14 +22,16 @@ namespace tpuprof::cdm::detail {
 /// (core or port number, file name) pairs.
 using file_list = std::vector<std::pair<unsigned, std::string_view>>;
 
-/// A clock: the forced one (when set and above 0), else tpu_freq of
-/// global.profile (when above 0), else the chip default.
+/// A clock: the forced one (when set and usable), else tpu_freq of
+/// global.profile (when usable), else the chip default.
 inline double pick_freq(decode_state& st, std::optional<double> forced, double chip_default) {
-  if (forced && *forced > 0) return *forced;
-  if (st.global.tpu_freq_mhz && *st.global.tpu_freq_mhz > 0) return *st.global.tpu_freq_mhz;
+  if (forced && usable_clock_mhz(*forced)) return *forced;
+  if (st.global.tpu_freq_mhz && usable_clock_mhz(*st.global.tpu_freq_mhz))
+    return *st.global.tpu_freq_mhz;
   if (st.global.tpu_freq_mhz)
-    st.info.diagnostics.add(diag::default_frequency, "global.profile", decode_error::no_offset,
-                            "tpu_freq is 0: chip default used");
+    st.info.diagnostics.add(
+        diag::default_frequency, st.info.source + "/global.profile", st.global.tpu_freq_offset,
+        "tpu_freq " + clock_problem(*st.global.tpu_freq_mhz) + ": chip default used");
   return chip_default;
 }
 
@@ -43,7 +46,7 @@ void read_global(const io::dump_files& files, decode_state& st) {
 
   const io::byte_reader gr = files.get("global.profile");
   st.global = parse_global_profile(gr);
-  if (!st.global.arch) throw decode_error(gr.file(), decode_error::no_offset, "no arch line");
+  if (!st.global.arch) throw decode_error(gr.file(), gr.size(), "no arch line");
   if (!matches_arch<Chip>(*st.global.arch))
     throw decode_error(
         gr.file(), st.global.arch_offset,
@@ -98,6 +101,10 @@ void read_core(decode_state& st, const io::dump_files& files, unsigned core,
   cd.file = std::string(f.file());
   cd.bytes = f;
   const auto blocks = read_blocks(f);
+  // A capture writes at least the init records of every engine; with record
+  // counts in global.profile, account_records() counts the loss exactly.
+  if (f.size() == 0 && st.global.record_counts.empty())
+    dg.add(diag::truncated_tail, cd.file, 0, "empty core file: its records are lost");
   dyn_extra_items extra;
   for (const auto& b : blocks)
     if (b.type == block_type::dyn_extra) {
@@ -186,6 +193,38 @@ void read_core(decode_state& st, const io::dump_files& files, unsigned core,
              std::string("no MONITOR block for ") + engine_key(pmu_kind(k)));
 }
 
+/// Expected-vs-decoded accounting: every `coreC_<engine>_record=N` and
+/// `cdma_portP_record=N` of global.profile against the records of the core's
+/// or port's file (a buffer that filled up keeps fewer: reported as buffer_full
+/// by read_global). A shortfall is data loss at the end of that file.
+inline void account_records(decode_state& st) {
+  const auto& g = st.global;
+  for (const auto& [key, want] : g.record_counts) {
+    if (g.max_record_num && want >= g.max_record_num) continue;
+    std::uint64_t have = 0;
+    const std::string* file = nullptr;
+    std::uint64_t end = 0;
+    for (const auto& cd : st.cores)
+      for (int k = 0; k < 3; ++k)
+        if (key == "core" + std::to_string(cd.core) + "_" + std::string(engine_key(pmu_kind(k)))) {
+          have = cd.raw_records[k];
+          file = &cd.file;
+          end = cd.bytes.base() + cd.bytes.size();
+        }
+    for (const auto& pd : st.ports)
+      if (key == "cdma_port" + std::to_string(pd.port)) {
+        have = pd.raw_records;
+        file = &pd.file;
+        end = pd.monitor.empty() ? 0 : pd.monitor.back().base() + pd.monitor.back().size();
+      }
+    if (file && have < want)  // no file at all: report_missing_cores says so
+      st.info.diagnostics.add(diag::truncated_tail, *file, end,
+                              key + "_record=" + std::to_string(want) + " in global.profile, " +
+                                  std::to_string(have) + " records in the file",
+                              want - have);
+  }
+}
+
 /// Reads one CDMA port file (MONITOR_CDMA blocks only).
 inline void read_port(decode_state& st, const io::dump_files& files, unsigned port,
                       std::string_view name) {
@@ -270,6 +309,7 @@ void read_dump(const io::dump_files& files, decode_state& st) {
   for (auto& [c, n] : core_files) read_core<Chip>(st, files, c, n);
   st.ports.reserve(port_files.size());
   for (auto& [p, n] : port_files) read_port(st, files, p, n);
+  account_records(st);
   read_records(st);
 }
 
