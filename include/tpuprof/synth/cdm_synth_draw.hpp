@@ -43,7 +43,7 @@ struct cdm_synth_options {
   /// Schedule TIU, GDMA and SDMA from dependencies between TIU and GDMA (written into the
   /// mode-2 register images; modes 0/1 carry none), durations scaled per engine
   /// (cdm_synth_deps.hpp). Off (default): the historical schedule, byte-identical dumps.
-  dep_options deps;
+  dep_options deps{};
 };
 
 namespace detail {

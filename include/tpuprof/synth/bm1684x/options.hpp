@@ -27,7 +27,7 @@ struct bm1684x_options {
   /// for the last TIU command of the layer before the previous one, TIU ops for the layer's
   /// last load, a store for the layer's last TIU op, sys.end for the last GDMA command), with
   /// durations scaled per engine. Off (default): the historical schedule, byte-identical dumps.
-  dep_options deps;
+  dep_options deps{};
 };
 
 }  // namespace tpuprof::synth
