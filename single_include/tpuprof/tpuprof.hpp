@@ -1215,8 +1215,10 @@ class atomic_file {
     }
     std::filesystem::rename(tmp_, path_, ec);
     if (ec) {
-      std::filesystem::remove(tmp_, ec);
-      throw output_error(path_.string() + ": rename failed: " + ec.message());
+      const std::string why = ec.message();  // before remove() reuses `ec`
+      std::error_code ignored;
+      std::filesystem::remove(tmp_, ignored);
+      throw output_error(path_.string() + ": rename failed: " + why);
     }
   }
   const std::filesystem::path& path() const noexcept { return path_; }
@@ -6292,6 +6294,12 @@ ops_result tiu_ops(std::span<const std::byte> data) {
       detail::tiu_facts_for<Chip, detail::op_summary>(table, h.type, h.eu, data));
 }
 
+/// cmd_id_dep (TIU bits 17-39, DMA bits 64-84): bit 20 enables the wait and the
+/// low 20 bits name the awaited command (1-based, on the other engine); 0 = none.
+constexpr std::uint32_t dep_id_of(std::uint64_t field) noexcept {
+  return (field >> 20 & 1) != 0 ? static_cast<std::uint32_t>(field & 0xFFFFF) : 0;
+}
+
 /// Decodes one command at the start of `data` (`eng` = tiu, gdma or sdma) into
 /// `out`: form, op fields, operands, memory ranges, TIU ops, DMA direction and
 /// bytes. Fields past the end of `data` read 0 (the CDM framing may be shorter
@@ -6313,7 +6321,7 @@ decode_status decode(engine eng, std::span<const std::byte> data, instruction& o
   out.length =
       static_cast<std::uint32_t>(data.size() < table->bytes() ? data.size() : table->bytes());
   const reg_view rv(table, data.first(out.length));
-  out.dep_id = static_cast<std::uint32_t>(rv.get("cmd_id_dep") & 0xFFFFF);
+  out.dep_id = dep_id_of(rv.get("cmd_id_dep"));
   detail::tiu_facts<> facts;
   if (tiu)
     facts = detail::tiu_facts_for<Chip, detail::converted>(table, h.type, h.eu, data);
@@ -6987,6 +6995,12 @@ struct family {
   }
   static op_names cdma_op_names(unsigned type, unsigned sp) { return cdma_names(type, sp); }
 
+  /// Dependencies (instruction::dep_id): ids are 20 bits wide; TIU waits for
+  /// GDMA commands, GDMA and SDMA for TIU commands.
+  static constexpr unsigned dep_id_bits = 20;
+  static constexpr engine dep_engine(engine e) noexcept {
+    return e == engine::tiu ? engine::gdma : engine::tiu;
+  }
   /// Decodes the descriptor at the start of `data` (TIU, GDMA or SDMA) into `out`.
   static decode_status decode_descriptor(engine eng, std::span<const std::byte> data,
                                          regs::instruction& out) {
@@ -13734,6 +13748,619 @@ inline constexpr std::array<const reg_table*, 41> all_tables{&conv,
 
 }  // namespace tpuprof::regs::bm1688
 // ---- end <tpuprof/chips/bm1688/regs.hpp>
+// ---- begin <tpuprof/chips/common/perfai_convert.hpp>
+/// BM1688 / CV184X descriptors to instructions: the operand converters of tpu-mlir's
+/// debugger/target_1688 and target_cv184x opparam.py for the classes the captures use (sCONV,
+/// sAR, sPorD, sCW&sBC, sSG, DMA_tensor, DMA_matrix; SYS and SYS_TR_ACC have no operands).
+/// Other classes decode without operands (`unsupported`); docs/chips/bm1688.md lists them.
+
+
+// ---- begin <tpuprof/chips/common/perfai_operands.hpp>
+/// Operands of BM1688 / CV184X descriptors as tpu-mlir's debugger/target_1688 and target_cv184x
+/// build them (memmap.py MemRef, context.py get_memory_type): the address map of each chip, the
+/// converter's operand dict (`opd`), and how an operand becomes a tensor and a memory record.
+/// The per-class converters are in perfai_convert.hpp.
+
+
+
+namespace tpuprof::chips::perfai {
+
+/// What the operand converters need of a chip (the compiler header's constants).
+struct mem_consts {
+  unsigned npu = 32;                  ///< lanes (NPU_NUM)
+  std::uint64_t lane_size = 1 << 17;  ///< local memory per lane, bytes (LMEM_BYTES)
+  unsigned eu_base = 16;              ///< EUs for 1-byte data (tpu_eu_num(1))
+  bool tag40 = false;            ///< CV184X: 5-bit tag at bit 40 (0, 31 local); BM1688: GMEM bit 39
+  unsigned conv_small_prec = 6;  ///< conv precision whose opd3 is (1,c,1,1) i8: INT4 / CV184X INT8
+};
+
+/// Where a register address points (context.py get_memory_type).
+constexpr regs::mem_kind kind_of(const mem_consts& k, std::uint64_t a) noexcept {
+  if (k.tag40) {
+    const auto tag = (a >> 40) & 0x1F;
+    return tag == 0 || tag == 31 ? regs::mem_kind::local : regs::mem_kind::ddr;
+  }
+  if ((a >> 39) & 1) return regs::mem_kind::ddr;
+  return (a >> 23) & 1 ? regs::mem_kind::static_mem : regs::mem_kind::local;
+}
+
+/// Offset of a local address in the whole local memory (MemRef.r_addr).
+constexpr std::uint64_t local_addr(const mem_consts& k, std::uint64_t a) noexcept {
+  return k.tag40 ? a & 0xFFFFFFFFFFull : a & 0x7FFFFFull;
+}
+
+/// The vendor's DType(code): 6 is int4 on these chips.
+constexpr regs::dtype dtype_of(std::uint64_t code) noexcept {
+  using regs::dtype;
+  switch (code) {
+    case 6:
+      return dtype::i4;
+    case 7:
+      return dtype::f8;
+    case 14:
+      return dtype::ui4;
+    case 15:
+      return dtype::f8e5m2;
+    case 22:
+      return dtype::si4;
+    case 23:
+      return dtype::f8e4m3;
+    default:
+      return regs::dtype_from_code(code);
+  }
+}
+
+/// tpu-mlir get_dtype(prec, sign): floats as they are, integers signed when sign == 1.
+constexpr regs::dtype dtype_of(std::uint64_t prec, std::uint64_t sign) noexcept {
+  if (prec == 1 || prec == 2 || prec == 5) return dtype_of(prec);
+  if (prec > 7) return regs::dtype::unknown;
+  return dtype_of(prec + 8 + (sign == 1 ? 8 : 0));
+}
+
+/// Layout codes of the `short_*_str` fields (op_support.Layout 0-3).
+constexpr regs::layout layout_of(std::uint64_t code) noexcept {
+  using regs::layout;
+  constexpr std::array<layout, 4> l{layout::align_eu, layout::compact, layout::offset,
+                                    layout::stride};
+  return code < l.size() ? l[code] : layout::none;
+}
+
+/// An operand before get_value(): the converter's dict.
+struct opd {
+  std::uint64_t address = 0;
+  regs::dtype type = regs::dtype::unknown;
+  regs::layout lay = regs::layout::none;
+  bool is_const = false;
+  std::uint8_t rank = 0, srank = 0;
+  std::array<std::uint64_t, 4> shape{};
+  std::array<std::int64_t, 4> stride{};
+  std::uint32_t w = 0;  ///< DMAmatrix row width
+
+  constexpr opd& set_shape(std::initializer_list<std::uint64_t> s) noexcept {
+    rank = 0;
+    for (auto v : s)
+      if (rank < 4) shape[rank++] = v;
+    return *this;
+  }
+  constexpr opd& set_stride(std::initializer_list<std::int64_t> s) noexcept {
+    srank = 0;
+    for (auto v : s)
+      if (srank < 4) stride[srank++] = v;
+    return *this;
+  }
+};
+
+namespace detail {
+using regs::detail::align_up;
+using regs::detail::clamp_size;
+using regs::detail::div_up;
+using regs::detail::i128;
+using regs::detail::sat64;
+
+/// EUs per lane for a dtype (BM1688Info.EU_NUM): eu_base * 8 / bits; 0 for unknown.
+constexpr i128 eu_num(const mem_consts& k, regs::dtype t) noexcept {
+  const unsigned b = regs::bit_size(t);
+  return b ? static_cast<i128>(k.eu_base) * 8 / b : 0;
+}
+}  // namespace detail
+
+/// MemRef: local operands get their stride from the layout (memmap.py local_layout_to_stride).
+/// The tensor's address is the register value (GMEM tag included; local: the lane offset
+/// r_addr).
+inline regs::tensor_ref make_value(const mem_consts& k, const opd& o) {
+  using namespace detail;
+  regs::tensor_ref t;
+  t.type = o.type;
+  if (o.is_const) {
+    t.kind = regs::mem_kind::constant;
+    t.address = o.address;
+    return t;
+  }
+  t.kind = kind_of(k, o.address);
+  t.address = t.kind == regs::mem_kind::local ? local_addr(k, o.address) : o.address;
+  t.lay = o.lay;
+  t.rank = o.rank;
+  t.shape = o.shape;
+  t.stride_rank = o.srank;
+  t.stride = o.stride;
+  t.layout_w = o.w;
+  if (t.kind != regs::mem_kind::local || t.lay == regs::layout::stride) return t;
+  const i128 eu = eu_num(k, t.type);
+  const i128 off = static_cast<i128>(t.address / k.lane_size), npu = k.npu;
+  const i128 c = t.shape[1], h = t.shape[2], w = t.shape[3];
+  const bool four = t.rank == 4;
+  auto set4 = [&](i128 a, i128 b, i128 cc, i128 d) {
+    t.stride_rank = 4;
+    t.stride = {sat64(a), sat64(b), sat64(cc), sat64(d)};
+  };
+  using L = regs::layout;
+  switch (t.lay) {
+    case L::align_eu:
+      if (four && eu) set4(div_up(c + off, npu) * align_up(w * h, eu), align_up(w * h, eu), w, 1);
+      break;
+    case L::compact:
+      if (four) set4(div_up(c + off, npu) * w * h, w * h, w, 1);
+      break;
+    case L::offset:
+      set4(0, 1, 0, 0);
+      break;
+    case L::align_line:
+      if (four && eu) {
+        const i128 hs = align_up(w, eu);
+        set4(h * hs * div_up(c + off, npu), h * hs, hs, 1);
+      }
+      break;
+    case L::t4:
+      if (four && eu) set4(0, 0, align_up(w, eu), 1);
+      break;
+    case L::t5:
+      if (four && eu && bit_size(t.type))
+        set4(static_cast<i128>(k.lane_size) / bit_size(t.type), align_up(w, eu), w, 1);
+      break;
+    default:
+      break;
+  }
+  return t;
+}
+
+/// One memory record: global operands cover sum((shape-1)*stride)+1 elements (the element
+/// count without strides); local operands the same inside one lane, with the channels a
+/// lane holds (ceil((c + lane offset) / lanes)), at the lane offset.
+inline regs::mem_operand mem_record(const mem_consts& k, const regs::tensor_ref& t, bool write,
+                                    std::uint8_t index) {
+  using namespace detail;
+  regs::mem_operand m;
+  m.kind = t.kind;
+  m.write = write;
+  m.index = index;
+  const i128 bits = regs::bit_size(t.type);
+  auto bytes = [&](i128 elems) { return clamp_size((elems * bits + 7) / 8); };
+  i128 n = 1;
+  for (unsigned i = 0; i < t.rank; ++i) n *= static_cast<i128>(t.shape[i]);
+  m.data_size = bytes(n);
+  std::array<i128, 4> s{1, 1, 1, 1};
+  for (unsigned i = 0; i < t.rank && i < 4; ++i) s[i] = static_cast<i128>(t.shape[i]);
+  if (t.kind != regs::mem_kind::local) {
+    m.address = t.address;
+    i128 e = 1;
+    for (unsigned i = 0; i < t.rank && i < t.stride_rank; ++i)
+      e += (s[i] - 1) * static_cast<i128>(t.stride[i]);
+    m.size = t.stride_rank ? bytes(e) : m.data_size;
+    return m;
+  }
+  m.address = t.address % k.lane_size;
+  const i128 off = static_cast<i128>(t.address / k.lane_size), npu = k.npu;
+  auto cnum = [&](i128 x) { return div_up(x + off, npu); };
+  using L = regs::layout;
+  if (t.lay == L::align_ic) {  // (1, min(n, NPU), 1, ceil(n / NPU) * h * w * align(c, EU))
+    const i128 eu = eu_num(k, t.type);
+    m.size = bytes(div_up(s[0], npu) * s[2] * s[3] * (eu ? align_up(s[1], eu) : s[1]));
+    return m;
+  }
+  std::array<i128, 4> ls{s[0], cnum(s[1]), s[2], s[3]};
+  if (t.lay == L::dma_matrix && t.rank == 2) {  // (H, W) as (n, ceil(W / w), 1, w)
+    const i128 mw = t.layout_w ? t.layout_w : 1;
+    ls = {s[0], cnum(div_up(s[1], mw)), 1, mw};
+  }
+  if (!t.stride_rank) {
+    m.size = m.data_size;
+    return m;
+  }
+  i128 e = 1;
+  for (unsigned i = 0; i < 4 && i < t.stride_rank; ++i)
+    e += (ls[i] - 1) * static_cast<i128>(t.stride[i]);
+  m.size = bytes(e);
+  return m;
+}
+
+}  // namespace tpuprof::chips::perfai
+// ---- end <tpuprof/chips/common/perfai_operands.hpp>
+
+namespace tpuprof::chips::perfai {
+
+/// Why a descriptor decoded only partly (or not at all).
+enum class decode_status : std::uint8_t {
+  ok,
+  unsupported,  ///< a class without a converter here: no operands
+  unknown_opcode,
+  truncated,
+};
+
+/// The TGCR registers SYS_TR_ACC writes and conv / pooling read (opparam.py `tgcr`); the
+/// vendor keeps them across the commands of a list, so does the caller.
+struct tgcr_state {
+  std::array<std::uint32_t, 128> t{};
+  constexpr std::uint32_t get(std::size_t i) const noexcept { return i < t.size() ? t[i] : 0; }
+  constexpr void set(std::uint64_t i, std::uint64_t v) noexcept {
+    if (i < t.size()) t[i] = static_cast<std::uint32_t>(v);
+  }
+};
+
+struct converted {
+  std::array<opd, 6> ops{};
+  std::array<opd, 2> res{};
+  unsigned nops = 0, nres = 0;
+  bool supported = true;
+  void add_op(const opd& o) {
+    if (nops < ops.size()) ops[nops++] = o;
+  }
+  void add_res(const opd& o) {
+    if (nres < res.size()) res[nres++] = o;
+  }
+};
+
+namespace detail {
+
+struct regs_of {
+  regs::reg_view v;
+  std::uint64_t operator()(std::string_view n) const noexcept { return v.get(n); }
+  std::int64_t s(std::string_view n) const noexcept { return static_cast<std::int64_t>(v.get(n)); }
+};
+
+inline opd tensor(std::uint64_t addr, regs::dtype t, regs::layout l,
+                  std::initializer_list<std::uint64_t> shape, bool is_const = false) {
+  opd o;
+  o.address = addr;
+  o.type = t;
+  o.lay = l;
+  o.is_const = is_const;
+  o.set_shape(shape);
+  return o;
+}
+
+/// `<p>_n_str` ... `<p>_w_str` (p = "opd0", "res0", ...).
+inline void set_reg_strides(const regs_of& r, opd& o, char p0, char p1, char p2, char p3) {
+  const char a[] = {p0, p1, p2, p3, '_', 'n', '_', 's', 't', 'r'};
+  std::array<char, 10> k{};
+  auto get = [&](char d) {
+    for (std::size_t i = 0; i < 10; ++i) k[i] = a[i];
+    k[5] = d;
+    return r.s(std::string_view(k.data(), 10));
+  };
+  o.set_stride({get('n'), get('c'), get('h'), get('w')});
+}
+
+/// restore_org_shape: stride-layout dims with stride 0 have size 1.
+inline void restore_org_shape(opd& o) {
+  if (o.lay != regs::layout::stride) return;
+  for (unsigned i = 0; i < o.rank && i < o.srank; ++i)
+    if (o.stride[i] == 0) o.shape[i] = 1;
+}
+
+inline converted conv(const regs_of& r, const mem_consts& k, const tgcr_state& tg) {
+  using L = regs::layout;
+  converted cv;
+  const auto c = r("res0_c"), p0 = r("opt_opd0_prec");
+  opd o0 = tensor(r("opd0_addr"), dtype_of(p0, r("opt_opd0_sign")), layout_of(r("short_opd0_str")),
+                  {r("res0_n"), r("opd0_c"), r("opd0_h"), r("opd0_w")});
+  set_reg_strides(r, o0, 'o', 'p', 'd', '0');
+  cv.add_op(o0);
+  cv.add_op(tensor(r("opd1_addr"), dtype_of(p0, r("opt_opd1_sign")), L::align_ic,
+                   {c, r("opd0_c"), r("opd1_h"), r("opd1_w")}, r("opt_opd1_const") != 0));
+  cv.add_op(tensor(r("opd2_addr"), dtype_of(4, r("opt_opd2_sign")), L::compact, {1, c, 1, 1},
+                   r("opt_opd2_const") != 0));
+  opd o3 = tensor(r("opd3_addr"), dtype_of(p0, r("opt_opd0_sign")), L::compact, {1, c, 1, 2},
+                  r("opt_opd3_const") != 0);
+  if (p0 == k.conv_small_prec && r("opt_opd1_prec") == k.conv_small_prec) {
+    o3.set_shape({1, c, 1, 1});
+    o3.type = regs::dtype::si8;
+  }
+  cv.add_op(o3);
+  if (r("opt_rq")) {
+    if (!r("opt_opd4_const"))
+      cv.add_op(tensor(tg.get(5), regs::dtype::si16, L::compact, {1, c, 1, 1}));
+    if (!r("opt_opd5_const"))
+      cv.add_op(tensor(tg.get(6), regs::dtype::si32, L::compact, {1, c, 1, 2}));
+  }
+  const bool sign = r("opt_opd0_sign") || r("opt_opd1_sign") || r("opt_opd2_sign");
+  cv.add_res(tensor(r("res0_addr"), dtype_of(r("opt_res0_prec"), sign ? 1 : 0), L::align_eu,
+                    {r("res0_n"), c, r("res0_h"), r("res0_w")}));
+  return cv;
+}
+
+inline converted ar(const regs_of& r) {
+  converted cv;
+  const auto n = r("res0_n"), c = r("res0_c"), h = r("res0_h"), w = r("res0_w");
+  auto operand = [&](char i) {
+    const char f[] = {'o', 'p', 't', '_', 'o', 'p', 'd', i, '_', 'p', 'r', 'e', 'c'};
+    const char g[] = {'o', 'p', 't', '_', 'o', 'p', 'd', i, '_', 's', 'i', 'g', 'n'};
+    const char a[] = {'o', 'p', 'd', i, '_', 'a', 'd', 'd', 'r'};
+    const char l[] = {'s', 'h', 'o', 'r', 't', '_', 'o', 'p', 'd', i, '_', 's', 't', 'r'};
+    const char k[] = {'o', 'p', 't', '_', 'o', 'p', 'd', i, '_', 'c', 'o', 'n', 's', 't'};
+    const std::string_view prec(f, sizeof f), sg(g, sizeof g), ad(a, sizeof a), ly(l, sizeof l),
+        cs(k, sizeof k);
+    opd o = tensor(r(ad), dtype_of(r(prec), r(sg)), layout_of(r(ly)), {n, c, h, w}, r(cs) != 0);
+    set_reg_strides(r, o, 'o', 'p', 'd', i);
+    restore_org_shape(o);
+    return o;
+  };
+  const opd o0 = operand('0'), o1 = operand('1');
+  const opd o2 = tensor(r("opd2_addr"), dtype_of(r("opt_opd2_prec"), r("opt_opd2_sign")),
+                        regs::layout::compact, {1, c, 1, 1}, r("opt_opd2_const") != 0);
+  const opd all[] = {o0, o1, o2};
+  for (std::uint64_t i = 0; i < r("tsk_opd_num") && i < 3; ++i) cv.add_op(all[i]);
+  const std::uint64_t sign = r("tsk_eu_typ") == 14                        ? r("opt_opd2_sign")
+                             : (r("opt_opd0_sign") || r("opt_opd1_sign")) ? 1
+                                                                          : 0;
+  opd res = tensor(r("res0_addr"), dtype_of(r("opt_res0_prec"), sign),
+                   layout_of(r("short_res0_str")), {n, c, h, w});
+  set_reg_strides(r, res, 'r', 'e', 's', '0');
+  cv.add_res(res);
+  return cv;
+}
+
+inline converted pord(const regs_of& r, const tgcr_state& tg) {
+  using L = regs::layout;
+  converted cv;
+  const auto n = r("res0_n"), c = r("res0_c"), p0 = r("opt_opd0_prec"), eu = r("tsk_eu_typ");
+  const opd o0 = tensor(r("opd0_addr"), dtype_of(p0, r("opt_opd0_sign")), L::align_eu,
+                        {n, c, r("opd0_h"), r("opd0_w")});
+  const opd o1 = tensor(r("opd1_addr"), dtype_of(p0, r("opt_opd1_sign")), L::compact,
+                        {1, c, r("opd1_h"), r("opd1_w")}, r("opt_opd1_const") != 0);
+  const opd o2 = tensor(r("opd2_addr"), dtype_of(p0, r("opt_opd2_sign")), L::compact, {1, c, 1, 1},
+                        r("opt_opd2_const") != 0);
+  opd o3 = tensor(r("opd3_addr"), dtype_of(p0, r("opt_opd0_sign")), L::compact, {1, c, 1, 2},
+                  r("opt_opd3_const") != 0);
+  const bool with5 = r("opt_rq") && !r("opt_opd5_const");
+  const opd o5 = tensor(tg.get(6), regs::dtype::si32, L::compact, {1, c, 1, 2});
+  if (eu == 0 || eu == 1 || eu == 3 || eu == 4) {
+    cv.add_op(o0);
+    if (eu <= 1) cv.add_op(o1);
+    if (eu == 0) cv.add_op(o2);
+  } else {
+    o3.set_shape({1, c, 1, 4});
+    o3.type = regs::dtype::ui16;
+    cv.add_op(o0);
+    if (eu == 5 || eu == 6) cv.add_op(o1);
+    cv.add_op(o2);
+  }
+  cv.add_op(o3);
+  if (with5) cv.add_op(o5);
+  cv.add_res(tensor(r("res0_addr"), dtype_of(r("opt_res0_prec"), r("opt_opd0_sign")), L::align_eu,
+                    {n, c, r("res0_h"), r("res0_w")}));
+  return cv;
+}
+
+inline converted cw_bc(const regs_of& r) {
+  using L = regs::layout;
+  converted cv;
+  const auto n = r("res0_n"), c = r("res0_c"), h = r("res0_h"), w = r("res0_w"),
+             eu = r("tsk_eu_typ");
+  const auto t = dtype_of(r("opt_res0_prec"));
+  opd o0 = tensor(r("opd0_addr"), t, L::align_eu, {n, c, h, w});
+  opd res = tensor(r("res0_addr"), t, L::align_eu, {n, c, h, w});
+  if (eu <= 1) {
+    o0.set_shape({n, w, h, c});
+    if (eu == 0) o0.lay = L::align_line;
+  } else if (eu == 3) {
+    o0.set_shape({n, 1, h, w});
+  } else if (eu == 4) {
+    res.set_shape({1, c, 1, w});
+  } else if (eu == 5) {
+    res.set_shape({1, c, 1, 1});
+    res.lay = L::compact;
+  }
+  cv.add_op(o0);
+  cv.add_res(res);
+  return cv;
+}
+
+inline converted sg(const regs_of& r) {
+  using L = regs::layout;
+  converted cv;
+  const auto n = r("res0_n"), c = r("res0_c"), eu = r("tsk_eu_typ");
+  // opd1 at opd0_addr, as the vendor writes it
+  opd o0 = tensor(r("opd0_addr"), dtype_of(r("opt_opd0_prec")), layout_of(r("short_opd0_str")), {});
+  opd o1 = tensor(r("opd0_addr"), dtype_of(r("opt_opd1_prec"), 0), L::align_eu, {});
+  const opd res = tensor(r("res0_addr"), dtype_of(r("opt_res0_prec")), L::align_eu,
+                         {n, c, r("res0_h"), r("res0_w")});
+  const opd res1 = tensor(r("res1_addr"), regs::dtype::si16, L::compact, {n, c, 1, 1});
+  const bool t4 = r("short_opd0_str") != 0;
+  bool two = false, one_op = false;
+  if (eu == 0 || eu == 3 || eu == 1 || eu == 4) {
+    o0.set_shape({n, c, eu == 0 || eu == 3 ? 1 : r("opd0_h"), r("opd0_w")});
+    o1.set_shape({1, r("opd1_c"), 1, 1});
+    o1.lay = L::compact;
+  } else if (eu == 5 || eu == 6 || eu == 13 || eu == 14 || eu == 8 || eu == 15) {
+    const bool idx = eu == 8 || eu == 15;
+    o0.set_shape({1, c, idx ? 1 : r("opd0_h"), r("opd0_w")});
+    if (t4) o0.lay = L::t4;
+    o1.set_shape({n, c, 1, r("opd1_w")});
+    two = idx;
+  } else if (eu == 9 || eu == 16) {
+    o0.set_shape({n, c, 1, r("opd0_w")});
+    one_op = two = true;
+  } else {
+    cv.supported = false;
+    return cv;
+  }
+  cv.add_op(o0);
+  if (!one_op) cv.add_op(o1);
+  cv.add_res(res);
+  if (two) cv.add_res(res1);
+  return cv;
+}
+
+/// (high << 32) | low of a 40/45-bit DMA address split over two fields. BM1688's DMA_matrix
+/// names its low word `_h32` and its high byte `_l8`.
+inline std::uint64_t dma_address(const regs_of& r, bool src) {
+  const std::string_view hi13 = src ? "src_start_addr_h13" : "dst_start_addr_h13",
+                         hi8 = src ? "src_start_addr_h8" : "dst_start_addr_h8",
+                         l32 = src ? "src_start_addr_l32" : "dst_start_addr_l32",
+                         l8 = src ? "src_start_addr_l8" : "dst_start_addr_l8",
+                         h32 = src ? "src_start_addr_h32" : "dst_start_addr_h32";
+  if (r.v.has(hi13)) return r(hi13) << 32 | r(l32);
+  if (r.v.has(hi8)) return r(hi8) << 32 | r(l32);
+  return r(l8) << 32 | r(h32);
+}
+
+/// dma_reg_fmt_base: source and destination as the registers give them.
+inline void dma_base(const regs_of& r, opd& src, opd& dst) {
+  const auto t = dtype_of(r("src_data_format"));
+  src = tensor(dma_address(r, true), t, regs::layout::dma_stride,
+               {r("src_nsize"), r("src_csize"), r("src_hsize"), r("src_wsize")});
+  src.set_stride({r.s("src_nstride"), r.s("src_cstride"), r.s("src_hstride"), r.s("src_wstride")});
+  dst = tensor(dma_address(r, false), t, regs::layout::dma_stride,
+               {r("dst_nsize"), r("dst_csize"), r("dst_hsize"), r("dst_wsize")});
+  dst.set_stride({r.s("dst_nstride"), r.s("dst_cstride"), r.s("dst_hstride"), r.s("dst_wstride")});
+  if (r("nchw_copy")) {
+    dst.rank = src.rank;
+    dst.shape = src.shape;
+  }
+}
+
+inline converted dma_tensor(const regs_of& r) {
+  converted cv;
+  opd s, d;
+  dma_base(r, s, d);
+  const auto sf = r("cmd_special_function");
+  const auto sh = s.shape;
+  if (sf == 3)
+    d.set_shape({d.shape[0], r("src_csize"), d.shape[2], d.shape[3]});
+  else if (sf == 1)
+    d.set_shape({sh[1], sh[0], sh[2], sh[3]});
+  else if (sf == 2 || sf == 4)
+    d.set_shape({sh[0], sh[3], sh[2], sh[1]});
+  if (sf != 0) s.stride[3] = d.stride[3] = 1;
+  if (sf == 3 || sf == 4) s.lay = d.lay = regs::layout::stride;
+  if (r("fill_constant_en")) s = tensor(r("constant_value"), s.type, {}, {}, true);
+  cv.add_op(s);
+  cv.add_res(d);
+  return cv;
+}
+
+/// DMA_matrix: the local side is an (H, W) matrix of rows `wsize` wide. The vendor tests the
+/// raw source address against the local range; here the source's memory kind (the same on
+/// BM1688; CV184X's tagged local addresses never fall in the vendor's range).
+inline converted dma_matrix(const regs_of& r, const mem_consts& k) {
+  converted cv;
+  opd s, d;
+  dma_base(r, s, d);
+  const bool trans = r("cmd_special_function") == 1;
+  const bool fill = r("fill_constant_en") != 0;
+  auto flat = [](opd& g) {  // the global side: (1, 1, H, W), strides (0, 0, h, 1)
+    g.set_shape({1, 1, g.shape[2], g.shape[3]});
+    g.set_stride({0, 0, g.stride[2], 1});
+  };
+  auto matrix = [&](opd& l, std::uint64_t hh, std::uint64_t ww, std::uint64_t wsize) {
+    if (trans) std::swap(hh, ww);
+    l.set_shape({hh, ww});
+    l.set_stride({l.stride[0], l.stride[1], 0, 1});
+    l.lay = regs::layout::dma_matrix;
+    l.w = static_cast<std::uint32_t>(wsize);
+  };
+  if (kind_of(k, s.address) == regs::mem_kind::local && !fill) {
+    const auto hh = d.shape[2], ww = d.shape[3];
+    flat(d);
+    matrix(s, hh, ww, r("src_wsize"));
+  } else {
+    const auto hh = s.shape[2], ww = s.shape[3];
+    flat(s);
+    matrix(d, hh, ww, r("dst_wsize"));
+  }
+  if (fill) s = tensor(r("constant_value"), s.type, {}, {}, true);
+  cv.add_op(s);
+  cv.add_res(d);
+  return cv;
+}
+
+/// The converter of a class ("sAR", "DMA_tensor"); `supported` false where there is none.
+inline converted convert(std::string_view cls, const regs_of& r, const mem_consts& k,
+                         tgcr_state& tg) {
+  if (cls == "sCONV") return conv(r, k, tg);
+  if (cls == "sAR") return ar(r);
+  if (cls == "sPorD") return pord(r, tg);
+  if (cls == "sCW&sBC") return cw_bc(r);
+  if (cls == "sSG") return sg(r);
+  if (cls == "DMA_tensor") return dma_tensor(r);
+  if (cls == "DMA_matrix") return dma_matrix(r, k);
+  converted none;
+  if (cls == "SYS_TR_ACC") {
+    const auto imm1 = r("imm1");
+    tg.set(r("reg_idx0"), r("imm0"));
+    tg.set(r("reg_idx1"), imm1 & 0xFFFFFFFFu);
+    tg.set(r("reg_idx2"), imm1 >> 32);
+  }
+  none.supported = cls == "SYS" || cls == "SYS_TR_ACC" || cls == "sDMA_sys";
+  return none;
+}
+
+/// The register table of a class: exact sheet name, else the sheet the class name starts
+/// ("DMA_tensor" -> "DMA_tensor（0x000）").
+template <std::size_t N>
+constexpr const regs::reg_table* table_of(const std::array<const regs::reg_table*, N>& all,
+                                          std::string_view cls) noexcept {
+  for (const auto* t : all)
+    if (t->sheet == cls) return t;
+  for (const auto* t : all)
+    if (t->sheet.size() > cls.size() && t->sheet.substr(0, cls.size()) == cls &&
+        static_cast<unsigned char>(t->sheet[cls.size()]) >= 0x80)
+      return t;
+  return nullptr;
+}
+
+}  // namespace detail
+
+/// Decodes one framed command (class `cls`, op name `op`) of a chip whose register tables are
+/// `all`. Never reads past `data`; never throws for bad input.
+template <std::size_t N>
+decode_status decode(const std::array<const regs::reg_table*, N>& all, std::string_view cls,
+                     std::string_view op, engine eng, std::span<const std::byte> data,
+                     const mem_consts& k, tgcr_state& tg, regs::instruction& out) {
+  out = regs::instruction{};
+  out.eng = eng;
+  out.op = op;
+  const regs::reg_table* table = detail::table_of(all, cls);
+  if (!table) return decode_status::unknown_opcode;
+  out.table = table;
+  out.length = table->bytes();
+  if (data.size() < out.length) return decode_status::truncated;
+  const detail::regs_of r{regs::reg_view(table, data.first(out.length))};
+  out.type = static_cast<unsigned>(eng == engine::tiu ? r("tsk_typ") : r("cmd_type"));
+  out.eu = static_cast<unsigned>(eng == engine::tiu ? r("tsk_eu_typ") : r("cmd_special_function"));
+  out.short_form = cls.starts_with("s") || r("cmd_short") != 0;
+  out.cmd_id = static_cast<std::uint32_t>(r("cmd_id"));
+  out.dep_id = static_cast<std::uint32_t>(r("cmd_id_dep"));
+  const converted cv = detail::convert(cls, r, k, tg);
+  for (unsigned i = 0; i < cv.nops; ++i) out.operands.push_back(make_value(k, cv.ops[i]));
+  for (unsigned i = 0; i < cv.nres; ++i) out.results.push_back(make_value(k, cv.res[i]));
+  for (std::size_t i = 0; i < out.operands.size(); ++i)
+    if (!out.operands[i].is_const())
+      out.memory.push_back(mem_record(k, out.operands[i], false, static_cast<std::uint8_t>(i)));
+  for (std::size_t i = 0; i < out.results.size(); ++i)
+    out.memory.push_back(mem_record(k, out.results[i], true, static_cast<std::uint8_t>(i)));
+  if (eng != engine::tiu && !out.operands.empty() && !out.results.empty()) {
+    const auto& s = out.operands[0];
+    const auto& d = out.results[0];
+    out.dir = regs::direction_of(s.kind, d.kind);
+    out.bytes = regs::detail::clamp_size(static_cast<regs::detail::i128>(d.elements()) *
+                                         regs::bit_size(d.type) / 8);
+  }
+  return cv.supported ? decode_status::ok : decode_status::unsupported;
+}
+
+}  // namespace tpuprof::chips::perfai
+// ---- end <tpuprof/chips/common/perfai_convert.hpp>
 // ---- begin <tpuprof/chips/common/perfai_uarch.hpp>
 /// Alg and uArch ops of TIU commands as tpu-mlir's debugger/target_1688 and target_cv184x
 /// opdef.py compute them (`ops(is_arch)`), for the `uArch Rate` of the PerfAI time mode
@@ -13775,10 +14402,54 @@ constexpr std::uint64_t cube_num(perfai_consts k, std::uint64_t prec) noexcept {
   const unsigned ts = twice_size(prec);
   return ts >= 8 ? 1 : 2ull * k.ic_parallel / ts;
 }
+
+/// (alg, uArch) ops of the matrix, compare, special-function, linear and re/dequantize classes
+/// (opdef.py mm_op, mm2_op, cmp_op, sfu_op, lin_op, rqdq_op); nullopt for other classes.
+template <class G>
+std::optional<std::pair<double, double>> more_ops(std::string_view cls, std::string_view op,
+                                                  const G& g, perfai_consts k) {
+  const std::uint64_t n = g("res0_n"), c = g("res0_c"), h = g("res0_h"), w = g("res0_w");
+  const std::uint64_t ac = align_up(c, k.npu);
+  auto d = [](std::uint64_t x) { return static_cast<double>(x); };
+  if (cls == "MM") {  // has_bias: the converter always gives three operands
+    std::uint64_t m = g("opd0_n"), kk = g("opd0_w") * g("opd0_c");
+    const std::uint64_t nn = g("res0_w") * c;
+    if (g("opt_left_tran")) std::swap(m, kk);
+    const std::uint64_t an = ac * align_up(g("res0_w"), eu_num(k, g("opt_opd0_prec")));
+    return std::pair{d(m * nn) * d(2 * kk), d(m * an) * d(2 * kk)};
+  }
+  if (cls == "MM2") {
+    std::uint64_t m = c, kk = g("opd1_w"), nn = g("opd1_c");
+    if (op == "mm2.nt") std::swap(kk, nn);
+    if (op == "mm2.tt") {  // m, k, n = k, m, k as the vendor writes it
+      const std::uint64_t m0 = m;
+      m = kk;
+      nn = kk;
+      kk = m0;
+    }
+    const std::uint64_t cube = cube_num(k, g("opt_res0_prec"));
+    return std::pair{d(m * nn * kk) * 2,
+                     d(align_up(m, k.npu) * align_up(nn, cube) * align_up(kk, 4)) * 2};
+  }
+  const bool cmp = cls == "CMP", sfu = cls == "SFU", rq = cls == "RQ&DQ" || cls == "RQ&sDQ";
+  if (cmp || sfu || rq) {
+    double f = cmp ? 2 : rq ? 3 : 1;
+    if (sfu && (op == "sfu.taylor_4x" || op == "sfu.taylor")) f = 2 * d(g("opd1_n")) - 1;
+    if (sfu && op == "sfu.rsqrt") f = 30;
+    const std::uint64_t eu = eu_num(k, g("opt_opd0_prec"));
+    return std::pair{d(n * c * h * w) * f, d(n * ac * align_up(h * w, eu)) * f};
+  }
+  if (cls == "LIN") {  // EU of the result precision (the converter's opd0 dtype), w aligned
+    const std::uint64_t eu = eu_num(k, g("opt_res0_prec"));
+    return std::pair{d(n * c * h * w) * 2, d(n * ac * h * align_up(w, eu)) * 2};
+  }
+  return std::nullopt;
+}
 }  // namespace detail
 
-/// alg ops / uArch ops of a TIU command of class table `t`; NaN for classes the vendor's
-/// formulas do not cover here (MM, CMP, SFU, LIN, VC, RQ&DQ, SGL: none in the captures).
+/// alg ops / uArch ops of a TIU command of class table `t`; NaN where the vendor computes
+/// none: VC (its uArch formula reads a second result the converter never makes: IndexError),
+/// SGL (its converter reads a field the table lacks: AttributeError), LAR (no op class).
 inline float perfai_uarch_rate(const regs::reg_table* t, std::string_view op,
                                std::span<const std::byte> data, perfai_consts k) {
   constexpr float nan = std::numeric_limits<float>::quiet_NaN();
@@ -13806,6 +14477,7 @@ inline float perfai_uarch_rate(const regs::reg_table* t, std::string_view op,
                         (static_cast<double>(2 * aic * kh * kw) - 1 + static_cast<double>(bias));
     return rate(alg, arch);
   }
+  if (const auto o = detail::more_ops(cls, op, g, k)) return rate(o->first, o->second);
   const bool ar = cls == "AR", pord = cls == "PorD", cwbc = cls == "CW&BC" || cls == "CW&sBC",
              sg = cls == "SG";
   if (!ar && !pord && !cwbc && !sg) return nan;
@@ -13918,6 +14590,15 @@ struct bm1688 {
   static float uarch_rate(std::string_view cls, std::string_view op,
                           std::span<const std::byte> cmd) {
     return perfai_uarch_rate(table_named(regs::bm1688::all_tables, cls), op, cmd, {32, 16, 32});
+  }
+  /// Operand decoding (chips/common/perfai_convert.hpp) with the address map and constants of
+  /// BM1688.h: 32 lanes of 128 KiB, EU_BYTES 16; GMEM tag bit 39; conv INT4.
+  static constexpr perfai::mem_consts mem{32, std::uint64_t{1} << 17, 16, false, 6};
+  using tgcr_state = perfai::tgcr_state;
+  static perfai::decode_status decode_command(engine e, std::string_view cls, std::string_view op,
+                                              std::span<const std::byte> cmd, tgcr_state& tg,
+                                              regs::instruction& out) {
+    return perfai::decode(regs::bm1688::all_tables, cls, op, e, cmd, mem, tg, out);
   }
   /// Commands are packed back to back.
   static constexpr bool realigns_after(std::string_view) noexcept { return false; }
@@ -16418,6 +17099,15 @@ struct cv184x {
                           std::span<const std::byte> cmd) {
     return perfai_uarch_rate(table_named(regs::cv184x::all_tables, cls), op, cmd, {8, 16, 16});
   }
+  /// Operand decoding (chips/common/perfai_convert.hpp) with the address map and constants of
+  /// CV184X.h: 8 lanes of 64 KiB, EU_BYTES 16; 5-bit tag at bit 40; conv INT8.
+  static constexpr perfai::mem_consts mem{8, 65536, 16, true, 0};
+  using tgcr_state = perfai::tgcr_state;
+  static perfai::decode_status decode_command(engine e, std::string_view cls, std::string_view op,
+                                              std::span<const std::byte> cmd, tgcr_state& tg,
+                                              regs::instruction& out) {
+    return perfai::decode(regs::cv184x::all_tables, cls, op, e, cmd, mem, tg, out);
+  }
   /// Commands are packed back to back.
   static constexpr bool realigns_after(std::string_view) noexcept { return false; }
   /// The last command of a list (what follows is zero padding).
@@ -16483,6 +17173,51 @@ using all = chip_list<bm1684x, aks, aksv, bm1688, cv184x>;
 
 
 
+// ---- begin <tpuprof/command_dep.hpp>
+/// command_dep: what a hardware command waits for, as its descriptor says
+/// (cmd_id_dep, sync messages). Core vocabulary: decoders fill it from the chip's
+/// bit layout (chips/), algo::dependency_graph resolves it to events.
+
+
+
+namespace tpuprof {
+
+/// Role of a command in a message (send_msg / wait_msg, SDMA/CDMA sys send/wait).
+enum class sync_role : std::uint8_t { none = 0, send, wait };
+
+/// The dependency fields of one command's descriptor. Kept beside the events
+/// (engine_event stays 64 B): trace::dependency(e).
+struct command_dep {
+  /// This command's own id as other commands' wait_id name it (the descriptor's
+  /// cmd_id where it has one, e.g. BM1684X: PMU inst_id + 1; else the 1-based
+  /// command number the chip's ids count), modulo 2^id_bits.
+  std::uint32_t self_id = 0;
+  /// self_id of the command on `on` (same device and core) this one waits
+  /// for; 0 = none.
+  std::uint32_t wait_id = 0;
+  /// Message id of a send/wait sync command (role != none).
+  std::uint32_t msg_id = 0;
+  /// Engine whose command `wait_id` names.
+  engine on = engine::gdma;
+  /// Width of the id field: ids wrap at 2^id_bits (0 = not wrapped).
+  std::uint8_t id_bits = 0;
+  sync_role role = sync_role::none;
+  /// The descriptor was decoded: false means "no dependency data" (SG2260
+  /// modes 0/1, unmatched records), never "no dependency".
+  bool known = false;
+
+  constexpr bool waits() const noexcept { return known && wait_id != 0; }
+};
+
+/// Anything that tells the dependency fields of an event's command:
+/// `src.dependency(e)` (command_dep::known false when it cannot).
+template <class P>
+concept dependency_source = requires(const P& src, const engine_event& e) {
+  { src.dependency(e) } -> std::convertible_to<command_dep>;
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/command_dep.hpp>
 // ---- begin <tpuprof/decode/bmprofile/alignment.hpp>
 /// TIU↔GDMA alignment (§6.6): the two engines count cycles from different origins; a TIU
 /// command that waits on a GDMA command starts when that one ends, which gives the shift.
@@ -16587,6 +17322,7 @@ enum class dyn_type : std::uint32_t {
 /// belongs to the k-th core (BM1688 writes one set per core).
 struct iter_blocks {
   std::string file;
+  std::uint64_t end = 0;  ///< offset of the end of the file (where missing blocks would follow)
   bool has_summary = false;
   subnet_summary summary;
   std::vector<command_index> commands;
@@ -16601,6 +17337,7 @@ struct iter_blocks {
 inline iter_blocks read_iter_blocks(const io::byte_reader& r, decode_diagnostics& diag) {
   iter_blocks b;
   b.file = std::string(r.file());
+  b.end = r.base() + r.size();
   std::size_t off = 0;
   while (off < r.size()) {
     if (r.size() - off < 8) {
@@ -16774,6 +17511,7 @@ struct mem_block {
 struct global_profile {
   std::optional<std::string> arch;  ///< as written: the arch id or the chip name
   std::optional<double> tpu_freq_mhz;
+  std::uint64_t tpu_freq_offset = 0;  ///< byte offset of the `tpu_freq=` line
   std::string net_name;
   bool is_mlir = false;
   std::vector<subnet_info> subnets;  ///< file order
@@ -16952,13 +17690,15 @@ inline global_profile parse_global_profile(const io::byte_reader& r, decode_diag
       if (!g.arch) g.arch = std::string(*a);
     } else if (auto f = detail::kv(line, "tpu_freq")) {
       g.tpu_freq_mhz = static_cast<double>(num(*f, off, "tpu_freq"));
+      g.tpu_freq_offset = off;
     } else if (auto n = detail::kv(line, "net_name", true)) {
       g.net_name = std::string(*n);
     } else if (auto m = detail::kv(line, "is_mlir")) {
       g.is_mlir = num(*m, off, "is_mlir") != 0;
     }
   }
-  if (!g.arch) diag.add(diag::other, r.file(), decode_error::no_offset, "no arch= line");
+  if (!g.arch)
+    diag.add(diag::other, r.file(), r.size(), "no arch= line before the end of the file");
   return g;
 }
 
@@ -16970,6 +17710,33 @@ inline global_profile parse_global_profile(const io::byte_reader& r, decode_diag
 /// format notes §6.2, §6.4).
 
 
+// ---- begin <tpuprof/clock_check.hpp>
+/// usable_clock_mhz: the one range check for clock frequencies, whether they
+/// come from a dump (`tpu_freq=`) or from the caller (options, CLI).
+
+
+namespace tpuprof {
+
+/// Clocks above this are not a TPU's (100 GHz); a larger value turns every
+/// span into 0 ns, so it is treated as invalid, not as a clock.
+inline constexpr double max_clock_mhz = 100000;
+
+/// True for a finite clock in (0, max_clock_mhz] MHz.
+inline bool usable_clock_mhz(double mhz) noexcept {
+  return std::isfinite(mhz) && mhz > 0 && mhz <= max_clock_mhz;
+}
+
+/// Why `mhz` is not usable, for messages ("" when it is).
+inline std::string clock_problem(double mhz) {
+  if (std::isnan(mhz)) return "is not a number";
+  if (!std::isfinite(mhz)) return "is infinite";
+  if (mhz <= 0) return mhz == 0 ? "is 0" : "is negative";
+  if (mhz > max_clock_mhz) return "is above 100000 MHz";
+  return {};
+}
+
+}  // namespace tpuprof
+// ---- end <tpuprof/clock_check.hpp>
 
 namespace tpuprof::bmprofile {
 
@@ -17045,16 +17812,20 @@ clocks resolve_clocks(const global_profile& g, std::optional<double> tiu_overrid
                       decode_diagnostics& diag) {
   clocks c{Chip::tiu_freq_mhz, Chip::dma_freq_mhz};
   if (!Chip::period_fixed) {
-    if (g.tpu_freq_mhz && *g.tpu_freq_mhz > 0) {
+    if (g.tpu_freq_mhz && usable_clock_mhz(*g.tpu_freq_mhz)) {
       c.tiu_mhz = c.dma_mhz = *g.tpu_freq_mhz;
-    } else {
+    } else if (!g.tpu_freq_mhz) {
       diag.add(diag::default_frequency, label + "/global.profile", decode_error::no_offset,
-               g.tpu_freq_mhz ? "tpu_freq=0: using the chip default clock"
-                              : "no tpu_freq line: using the chip default clock");
+               "no tpu_freq line: using the chip default clock");
+    } else {
+      diag.add(diag::default_frequency, label + "/global.profile", g.tpu_freq_offset,
+               *g.tpu_freq_mhz == 0 ? std::string("tpu_freq=0: using the chip default clock")
+                                    : "tpu_freq " + clock_problem(*g.tpu_freq_mhz) +
+                                          ": using the chip default clock");
     }
   }
-  if (tiu_override) c.tiu_mhz = *tiu_override;
-  if (dma_override) c.dma_mhz = *dma_override;
+  if (tiu_override && usable_clock_mhz(*tiu_override)) c.tiu_mhz = *tiu_override;
+  if (dma_override && usable_clock_mhz(*dma_override)) c.dma_mhz = *dma_override;
   return c;
 }
 
@@ -17147,6 +17918,14 @@ struct pmu_list {
 using command_lookup =
     std::map<std::tuple<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>,
              const regs::instruction*>;
+
+/// The command_lookup key of an event: the engine with the core in its high bits (position-paired
+/// chips have several cores with their own command lists), iteration, cmd_id, begin cycle.
+inline std::tuple<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t> command_key(
+    const engine_event& e) noexcept {
+  return {static_cast<std::uint8_t>(static_cast<unsigned>(e.engine) | (e.unit & 0xFu) << 4u),
+          e.group, e.cmd_id, e.begin_cycle};
+}
 
 /// Interned names of the chip's bd_func / gdma_func tables.
 template <bmprofile_chip Chip>
@@ -17505,9 +18284,16 @@ std::vector<listed_command> frame_command_list(const io::byte_reader& r, std::ui
     const auto w0 = io::load_le<std::uint64_t>(b.data() + off);
     const auto w1 = off + 16 <= b.size() ? io::load_le<std::uint64_t>(b.data() + off + 8) : 0;
     const auto f = eng == engine::tiu ? Chip::frame_tiu(w0) : Chip::frame_gdma(w0, w1);
-    if (!f || off + f->length > b.size()) {
+    if (!f) {
       diag.add(diag::unknown_enum, r.file(), r.base() + off,
                std::string(name(eng)) + " command not decodable: rest of the list ignored");
+      break;
+    }
+    if (off + f->length > b.size()) {
+      diag.add(diag::truncated_tail, r.file(), r.base() + off,
+               std::string(name(eng)) + " command " + std::string(f->op) + " needs " +
+                   std::to_string(f->length) + " bytes, " + std::to_string(b.size() - off) +
+                   " remain: rest of the list ignored");
       break;
     }
     out.push_back({*f, Chip::command_class(eng, w0), b.subspan(off, f->length)});
@@ -17562,6 +18348,25 @@ std::vector<pmu_record> read_records(const io::byte_reader& r, engine eng,
   return v;
 }
 
+/// Cores the chip does not have, in global.profile's core_list or as blocks of an iteration
+/// file: diagnosed (their events are kept, on the core the dump names).
+template <indexed_chip Chip>
+void check_core_ids(const global_profile& g, const std::vector<iter_blocks>& iters,
+                    const std::string& label, decode_diagnostics& diag) {
+  const std::string chip(Chip::name), count = std::to_string(Chip::core_count);
+  for (int c : g.core_list)
+    if (c < 0 || static_cast<unsigned>(c) >= Chip::core_count)
+      diag.add(diag::other, label + "/global.profile", decode_error::no_offset,
+               "core_list names core " + std::to_string(c) + "; " + chip + " has " + count);
+  for (const auto& ib : iters) {
+    const std::size_t n =
+        std::max({ib.commands.size(), ib.monitor_bd.size(), ib.monitor_gdma.size()});
+    if (n > Chip::core_count)
+      diag.add(diag::other, ib.file, decode_error::no_offset,
+               std::to_string(n) + " cores of COMMAND / MONITOR blocks; " + chip + " has " + count);
+  }
+}
+
 /// Every core of every iteration: the k-th COMMAND / MONITOR_BD / MONITOR_GDMA block of a file
 /// is core k; its command files are `cmd_<base>_<k>_<0 TIU|1 GDMA>.dat` from the block's offset.
 template <indexed_chip Chip>
@@ -17609,9 +18414,208 @@ std::vector<indexed_core> read_indexed_cores(const io::dump_files& files,
 
 }  // namespace tpuprof::bmprofile
 // ---- end <tpuprof/decode/bmprofile/indexed.hpp>
+// ---- begin <tpuprof/decode/bmprofile/indexed_derived.hpp>
+/// What the decoder derives from the events of position-paired dumps (indexed.hpp) once they
+/// are built: the decoded command of each event (operands for the memory charts) and the layer
+/// and subnet rows, as spans.hpp does for the other bmprofile chips.
+
+
+// ---- begin <tpuprof/decode/bmprofile/spans.hpp>
+/// What the decoder derives from all events once the lists are built: the tracks, the
+/// trace's time span, the command of every statically paired event, and the layer and
+/// subnet rows.
+
+
+
+namespace tpuprof::bmprofile {
+
+/// One track per engine with records, on that engine's clock.
+inline void add_tracks(const std::vector<pmu_list>& lists, const clocks& clk, trace_info& info) {
+  for (engine eng : {engine::tiu, engine::gdma}) {
+    track t;
+    t.eng = eng;
+    t.freq_mhz = eng == engine::tiu ? clk.tiu_mhz : clk.dma_mhz;
+    for (const auto& l : lists)
+      if (l.eng == eng) t.records += l.count;
+    if (!t.records) continue;
+    t.events = t.records;
+    info.tracks.push_back(t);
+  }
+}
+
+/// Time extents gathered in one pass over the events.
+struct event_extents {
+  std::map<std::pair<std::size_t, std::int32_t>, std::pair<double, double>>
+      layer_span;  ///< (iter, layer idx) -> [begin, end] ns
+  std::vector<std::pair<double, double>> iter_span;
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+};
+
+/// Walks every event once: extents of the trace, of each iteration and of each layer, and
+/// the command of each statically paired event.
+template <bmprofile_chip Chip>
+event_extents scan_events(const std::vector<pmu_list>& lists, std::size_t iterations,
+                          const func_ids<Chip>& fids, command_lookup& cmds) {
+  event_extents x;
+  x.iter_span.assign(iterations, {std::numeric_limits<double>::infinity(), 0});
+  for (const auto& l : lists) {
+    for_each_pmu_event<Chip>(l, fids, [&](std::size_t k, const engine_event& e) {
+      x.lo = std::min(x.lo, e.begin_ns);
+      x.hi = std::max(x.hi, e.end_ns);
+      auto& is = x.iter_span[l.iteration];
+      is.first = std::min(is.first, e.begin_ns);
+      is.second = std::max(is.second, e.end_ns);
+      const auto pr = l.pair[k];
+      if (pr == no_pair || (pr & dyn_pair_bit)) return;
+      if (const auto* ni = l.node_ins; ni && pr < ni->size() && (*ni)[pr])
+        cmds.emplace(command_key(e), (*ni)[pr]);
+      const auto layer = (*l.nodes)[pr].layer;
+      if (layer < 0) return;
+      auto [it, fresh] = x.layer_span.try_emplace({l.iteration, layer}, e.begin_ns, e.end_ns);
+      if (!fresh) {
+        it->second.first = std::min(it->second.first, e.begin_ns);
+        it->second.second = std::max(it->second.second, e.end_ns);
+      }
+    });
+  }
+  return x;
+}
+
+/// Layer rows ("Conv2D(L)"), subnet rows ("Iter[i]"), then all derived rows grouped by
+/// kind in time order (what lane assignment in sinks expects).
+inline void add_layer_and_subnet_spans(const event_extents& x,
+                                       const std::vector<const subnet_info*>& iter_subnet,
+                                       const std::vector<iter_blocks>& iters,
+                                       const std::vector<double>& base_us, double tiu_mhz,
+                                       name_table& names, std::vector<engine_event>& spans) {
+  for (const auto& [key, span] : x.layer_span) {
+    const subnet_info* s = iter_subnet[key.first];
+    if (!s) continue;
+    const auto& layer = s->layers[static_cast<std::size_t>(key.second)];
+    auto ev = span_event(engine::layer, span.first, span.second,
+                         layer.layer_type + (layer.is_local ? "(L)" : "(G)"), tiu_mhz, names);
+    ev.layer_id = layer.layer_id;
+    ev.group = static_cast<std::uint16_t>(key.first);
+    spans.push_back(ev);
+  }
+  for (std::size_t it = 0; it < iters.size(); ++it) {
+    const double b = base_us[it] * 1000.0;
+    const double e = x.iter_span[it].second > b ? x.iter_span[it].second : b;
+    auto ev =
+        span_event(engine::subnet, b, e,
+                   "Iter[" + std::to_string(iters[it].summary.iteration) + "]", tiu_mhz, names);
+    ev.group = static_cast<std::uint16_t>(it);
+    ev.cmd_id = static_cast<std::uint32_t>(iters[it].summary.subnet_id);
+    spans.push_back(ev);
+  }
+  std::stable_sort(spans.begin(), spans.end(), [](const engine_event& a, const engine_event& b) {
+    if (a.engine != b.engine) return a.engine < b.engine;
+    return a.begin_ns < b.begin_ns;
+  });
+}
+
+}  // namespace tpuprof::bmprofile
+// ---- end <tpuprof/decode/bmprofile/spans.hpp>
+
+namespace tpuprof::bmprofile {
+
+/// A chip that decodes its listed commands into instructions.
+template <class T>
+concept indexed_decoding =
+    indexed_chip<T> &&
+    requires(std::span<const std::byte> s, typename T::tgcr_state& tg, regs::instruction& i) {
+      T::decode_command(engine::tiu, std::string_view{}, std::string_view{}, s, tg, i);
+    };
+
+/// Decodes every listed command of every core into `store` (one vector per core and engine,
+/// never resized afterwards: `cmds` points into it) and maps each matched event to its
+/// command. Commands of classes without a converter are counted in one diagnostic.
+template <indexed_chip Chip>
+void index_commands(const std::vector<indexed_core>& cores, const std::vector<pmu_list>& lists,
+                    std::vector<std::vector<regs::instruction>>& store, command_lookup& cmds,
+                    const std::string& label, decode_diagnostics& diag) {
+  if constexpr (indexed_decoding<Chip>) {
+    store.assign(cores.size() * 2, {});
+    std::map<std::pair<std::uint16_t, std::uint8_t>, std::size_t> where;
+    std::uint64_t unsupported = 0;
+    for (std::size_t i = 0; i < cores.size(); ++i) {
+      where[{cores[i].iteration, cores[i].core}] = i;
+      for (int e = 0; e < 2; ++e) {
+        typename Chip::tgcr_state tg{};
+        auto& out = store[i * 2 + static_cast<std::size_t>(e)];
+        out.resize(cores[i].cmds[e].size());
+        for (std::size_t k = 0; k < out.size(); ++k) {
+          const auto& c = cores[i].cmds[e][k];
+          const auto st = Chip::decode_command(e == 0 ? engine::tiu : engine::gdma, c.cls,
+                                               c.frame.op, c.bytes, tg, out[k]);
+          if (st != decltype(st)::ok) ++unsupported;
+        }
+      }
+    }
+    if (unsupported)
+      diag.add(diag::other, label, decode_error::no_offset,
+               "descriptors the vendor's converters do not cover: no operands for them",
+               unsupported);
+    for (const auto& l : lists) {
+      const auto w = where.find({l.iteration, l.core});
+      if (w == where.end()) continue;
+      const auto& ins = store[w->second * 2 + (l.eng == engine::tiu ? 0 : 1)];
+      for (const auto& ev : l.events)
+        if (ev.matched() && ev.cmd_id < ins.size() && ins[ev.cmd_id].table)
+          cmds.emplace(command_key(ev), &ins[ev.cmd_id]);
+    }
+  } else {
+    (void)cores, (void)lists, (void)store, (void)cmds, (void)label, (void)diag;
+  }
+}
+
+/// Layer rows (the layers of global.profile's node lines, as attach_layers pairs them) and one
+/// subnet row per iteration, from the first to the last event of the iteration.
+inline void add_indexed_spans(const std::vector<pmu_list>& lists, const global_profile& g,
+                              const std::vector<iter_blocks>& iters, double tiu_mhz,
+                              name_table& names, std::vector<engine_event>& spans) {
+  event_extents x;
+  x.iter_span.assign(iters.size(), {std::numeric_limits<double>::infinity(), 0});
+  std::vector<const subnet_info*> iter_subnet(iters.size(), nullptr);
+  for (std::size_t it = 0; it < iters.size(); ++it) {
+    iter_subnet[it] = g.find_subnet(iters[it].summary.subnet_id);
+    if (!iter_subnet[it] && g.subnets.size() == 1) iter_subnet[it] = &g.subnets[0];
+  }
+  for (const auto& l : lists) {
+    if (l.iteration >= iters.size()) continue;
+    const subnet_info* s = iter_subnet[l.iteration];
+    std::vector<std::int32_t> layer;  // per command of this engine and core: layer index
+    if (s)
+      for (const auto& n : l.eng == engine::tiu ? s->tiu_nodes : s->gdma_nodes)
+        if (n.core == l.core)
+          layer.push_back(
+              n.layer >= 0 && static_cast<std::size_t>(n.layer) < s->layers.size() ? n.layer : -1);
+    auto& is = x.iter_span[l.iteration];
+    for (const auto& e : l.events) {
+      is.first = std::min(is.first, e.begin_ns);
+      is.second = std::max(is.second, e.end_ns);
+      if (e.cmd_id >= layer.size() || layer[e.cmd_id] < 0) continue;
+      auto [p, fresh] =
+          x.layer_span.try_emplace({l.iteration, layer[e.cmd_id]}, e.begin_ns, e.end_ns);
+      if (!fresh) {
+        p->second.first = std::min(p->second.first, e.begin_ns);
+        p->second.second = std::max(p->second.second, e.end_ns);
+      }
+    }
+  }
+  std::vector<double> base_us(iters.size(), 0);
+  for (std::size_t it = 0; it < iters.size(); ++it)
+    if (x.iter_span[it].first <= x.iter_span[it].second)
+      base_us[it] = x.iter_span[it].first / 1000.0;
+  add_layer_and_subnet_spans(x, iter_subnet, iters, base_us, tiu_mhz, names, spans);
+}
+
+}  // namespace tpuprof::bmprofile
+// ---- end <tpuprof/decode/bmprofile/indexed_derived.hpp>
 // ---- begin <tpuprof/decode/bmprofile/indexed_events.hpp>
-/// Events of position-paired bmprofile dumps (indexed.hpp): the vendor's ns arithmetic, the
-/// leading send_msg drop, core alignment on the first wait_msg and one common origin.
+/// Events of position-paired bmprofile dumps (indexed.hpp): the vendor's ns arithmetic on the
+/// 32-bit counters widened across wraps, the leading send_msg drop, core alignment on the first
+/// wait_msg and one common origin.
 
 
 
@@ -17622,8 +18626,60 @@ struct ns_span {
   std::int64_t s = 0, e = 0;
 };
 
-inline std::int64_t vendor_ns(std::uint32_t raw, double mhz) noexcept {
+inline std::int64_t vendor_ns(std::uint64_t raw, double mhz) noexcept {
   return to_i64(static_cast<double>(raw) / mhz * 1000.0);
+}
+
+/// A list's 32-bit counter values widened to 64 bits: +2^32 from a start that falls more than
+/// 2^31 below the previous start on, and for an end below its start (the vendor does not
+/// unwrap: docs/chips/bm1688.md). Returns how many wraps it undid.
+inline std::uint64_t unwrap_counters(const std::vector<pmu_record>& v,
+                                     std::vector<std::uint64_t>& out) {
+  constexpr std::uint64_t wrap = std::uint64_t{1} << 32;
+  std::uint64_t base = 0, wraps = 0;
+  std::uint32_t last = 0;
+  out.clear();
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const auto& r = v[k];
+    if (k > 0 && r.start < last && last - r.start > (wrap >> 1)) {
+      base += wrap;
+      ++wraps;
+    }
+    last = r.start;
+    out.push_back(base + r.start);
+    out.push_back(base + r.end + (r.end < r.start ? wrap : 0));
+    if (r.end < r.start) ++wraps;
+  }
+  return wraps;
+}
+
+/// Lists of an iteration whose first record lies more than half a counter period before the
+/// latest first record of that iteration's lists wrapped before it: +2^32 (the engines and
+/// cores count one time base). `raw[e][i]` are list i's widened values. Returns the wraps undone.
+template <class Core>
+std::uint64_t align_list_wraps(const std::vector<Core>& cores,
+                               std::vector<std::vector<std::uint64_t>> (&raw)[2],
+                               const double (&mhz)[2]) {
+  constexpr std::uint64_t wrap = std::uint64_t{1} << 32;
+  std::uint64_t n = 0;
+  for (std::size_t b = 0; b < cores.size();) {
+    std::size_t end = b;
+    while (end < cores.size() && cores[end].iteration == cores[b].iteration) ++end;
+    std::int64_t latest = std::numeric_limits<std::int64_t>::min();
+    for (int e = 0; e < 2; ++e)
+      for (std::size_t i = b; i < end; ++i)
+        if (!raw[e][i].empty()) latest = std::max(latest, vendor_ns(raw[e][i][0], mhz[e]));
+    for (int e = 0; e < 2; ++e) {
+      const std::int64_t half = vendor_ns(wrap / 2, mhz[e]);
+      for (std::size_t i = b; i < end; ++i)
+        while (!raw[e][i].empty() && vendor_ns(raw[e][i][0], mhz[e]) < latest - half) {
+          for (auto& x : raw[e][i]) x += wrap;
+          ++n;
+        }
+    }
+    b = end;
+  }
+  return n;
 }
 
 /// The start (ns) of the record of the core's first wait command, if it has one.
@@ -17680,7 +18736,8 @@ std::vector<pmu_list> indexed_lists(std::vector<indexed_core>& cores, const cloc
                                     const std::string& label, trace_info& info) {
   const double mhz[2] = {clk.tiu_mhz, clk.dma_mhz};
   std::vector<std::vector<ns_span>> ns[2];
-  std::uint64_t unmatched = 0;
+  std::vector<std::vector<std::uint64_t>> raw[2];
+  std::uint64_t unmatched = 0, wraps = 0;
   for (auto& c : cores) {
     auto& t = c.recs[0];
     // a leading send command belongs to the previous run (the vendor drops it)
@@ -17689,13 +18746,21 @@ std::vector<pmu_list> indexed_lists(std::vector<indexed_core>& cores, const cloc
       t.erase(t.begin());
     }
     for (int e = 0; e < 2; ++e) {
-      auto& v = ns[e].emplace_back();
-      for (const auto& r : c.recs[e]) {
-        v.push_back({vendor_ns(r.start, mhz[e]), vendor_ns(r.end, mhz[e])});
+      wraps += unwrap_counters(c.recs[e], raw[e].emplace_back());
+      for (const auto& r : c.recs[e])
         if (r.id >= c.cmds[e].size()) ++unmatched;
-      }
     }
   }
+  wraps += align_list_wraps(cores, raw, mhz);
+  for (int e = 0; e < 2; ++e)
+    for (const auto& r : raw[e]) {
+      auto& v = ns[e].emplace_back();
+      for (std::size_t k = 0; k + 1 < r.size(); k += 2)
+        v.push_back({vendor_ns(r[k], mhz[e]), vendor_ns(r[k + 1], mhz[e])});
+    }
+  if (wraps)
+    info.diagnostics.add(diag::cycle_wrap, label, decode_error::no_offset,
+                         std::to_string(wraps) + " PMU cycle-counter wraps undone", wraps);
   // cores of an iteration aligned on their first wait command (the first core is the reference)
   // (a flag and a value, not std::optional: GCC 12 -O3 reports a false
   // maybe-uninitialized on the optional's payload)
@@ -17808,7 +18873,10 @@ std::vector<std::uint64_t> unwrap_ids(const pmu_list& l, std::uint64_t cap, cons
     if (st.fixed != before) ++wraps;
     if (e < s) ++wraps;
     if (st.id_delta != delta_before) ++idwraps;
-    if (s == 0xFFFFFFFFu || e == 0xFFFFFFFFu) ++invalid;
+    // Not ended: a start never written, or an end of 0xFFFFFFFF on the last
+    // record or over half the counter range after its start. An end that is
+    // 0xFFFFFFFF because the counter reached it just before wrapping is real.
+    if (s == 0xFFFFFFFFu || (e == 0xFFFFFFFFu && (k + 1 == n || e - s >= 0x80000000u))) ++invalid;
     ids[k] = pmu_raw_id<Chip>(l, p) + st.id_delta;
   }
   if (wraps)
@@ -17881,6 +18949,22 @@ void pair_records(pmu_list& l, const std::vector<std::uint64_t>& ids, const std:
         diag::unmatched_record, file, l.bytes.base(),
         std::to_string(unpaired) + " " + std::string(name(l.eng)) + " PMU records match no command",
         unpaired);
+}
+
+/// Expected-vs-decoded for an engine with no MONITOR block in iteration `ib`:
+/// its static commands (but the GDMA SYS end marker, which never has a record)
+/// are lost, reported at the end of the iteration file.
+template <bmprofile_chip Chip>
+void report_unmonitored(engine eng, const std::vector<node_info>& S, const iter_blocks& ib,
+                        decode_diagnostics& diag) {
+  std::size_t n = S.size();
+  if (eng == engine::gdma && n && Chip::gdma_func_names.size() > 6 && S.back().func == 6) --n;
+  if (n)
+    diag.add(diag::unmatched_command, ib.file, ib.end,
+             std::to_string(n) + " static " + std::string(name(eng)) +
+                 " commands, but the file has no " + std::string(name(eng)) +
+                 " MONITOR block: their records are lost",
+             n);
 }
 
 /// Unwraps and pairs the records of one list.
@@ -18164,18 +19248,29 @@ std::vector<framed_command> frame_commands(const io::byte_reader& r, engine eng,
     if (r.size() - pos < 16) {
       diag.add(diag::unmatched_command, r.file(), r.base() + pos,
                "command buffer ends after " + std::to_string(out.size()) + " of " +
-                   std::to_string(count) + " commands");
+                   std::to_string(count) + " commands",
+               count - out.size());
       break;
     }
     const std::uint64_t w0 = r.u64(pos), w1 = r.u64(pos + 8);
     auto f = eng == engine::tiu ? Chip::frame_tiu(w0) : Chip::frame_gdma(w0, w1);
-    if (!f || f->length > r.size() - pos) {
-      diag.add(
-          diag::unknown_enum, r.file(), r.base() + pos,
-          f ? "command longer than the remaining buffer"
-            : "undecodable " + std::string(name(eng)) + " command (type " +
-                  std::to_string(eng == engine::tiu ? io::bits(w0, 41, 4) : io::bits(w0, 32, 4)) +
-                  "); the rest of the buffer cannot be framed");
+    if (f && f->length > r.size() - pos) {  // a truncated file: the rest is lost
+      diag.add(diag::truncated_tail, r.file(), r.base() + pos,
+               "command buffer truncated: " + std::to_string(out.size()) + " of " +
+                   std::to_string(count) + " commands framed",
+               count - out.size());
+      break;
+    }
+    if (!f) {
+      diag.add(diag::unknown_enum, r.file(), r.base() + pos,
+               "undecodable " + std::string(name(eng)) + " command (type " +
+                   std::to_string(eng == engine::tiu ? io::bits(w0, 41, 4) : io::bits(w0, 32, 4)) +
+                   "); the rest of the buffer cannot be framed");
+      // the commands after it are expected (COMMAND block) but lost
+      diag.add(diag::unmatched_command, r.file(), r.base() + pos,
+               std::to_string(count - out.size()) + " of " + std::to_string(count) + " " +
+                   std::string(name(eng)) + " commands not framed",
+               count - out.size());
       break;
     }
     out.push_back({*f, r.base() + pos});
@@ -18383,109 +19478,24 @@ inline void describe_trace(const global_profile& g, const std::vector<iter_block
     info.mode += ns ? ", no PMU data (net_stat.sim estimate available)" : ", no PMU data";
     info.diagnostics.add(diag::empty_block, label, decode_error::no_offset,
                          "no TIU or GDMA PMU records in any iteration");
+    // Expected-vs-decoded: the node lines' static commands have no record
+    // (unless a missing MONITOR block already counted them).
+    std::uint64_t nodes = 0;
+    for (const auto& s : g.subnets) nodes += s.tiu_nodes.size() + s.gdma_nodes.size();
+    if (nodes && !info.diagnostics[diag::unmatched_command])
+      info.diagnostics.add(
+          diag::unmatched_command, iters[0].file, iters[0].end,
+          std::to_string(nodes) + " static commands in global.profile, no PMU record for any",
+          nodes);
+    // net_stat.sim is then the only timing data: without it, nothing is left
+    if (!ns)
+      info.diagnostics.add(diag::missing_file, label + "/net_stat.sim", decode_error::no_offset,
+                           "no PMU data and no net_stat.sim: the dump has no timing at all");
   }
 }
 
 }  // namespace tpuprof::bmprofile
 // ---- end <tpuprof/decode/bmprofile/properties.hpp>
-// ---- begin <tpuprof/decode/bmprofile/spans.hpp>
-/// What the decoder derives from all events once the lists are built: the tracks, the
-/// trace's time span, the command of every statically paired event, and the layer and
-/// subnet rows.
-
-
-
-namespace tpuprof::bmprofile {
-
-/// One track per engine with records, on that engine's clock.
-inline void add_tracks(const std::vector<pmu_list>& lists, const clocks& clk, trace_info& info) {
-  for (engine eng : {engine::tiu, engine::gdma}) {
-    track t;
-    t.eng = eng;
-    t.freq_mhz = eng == engine::tiu ? clk.tiu_mhz : clk.dma_mhz;
-    for (const auto& l : lists)
-      if (l.eng == eng) t.records += l.count;
-    if (!t.records) continue;
-    t.events = t.records;
-    info.tracks.push_back(t);
-  }
-}
-
-/// Time extents gathered in one pass over the events.
-struct event_extents {
-  std::map<std::pair<std::size_t, std::int32_t>, std::pair<double, double>>
-      layer_span;  ///< (iter, layer idx) -> [begin, end] ns
-  std::vector<std::pair<double, double>> iter_span;
-  double lo = std::numeric_limits<double>::infinity(), hi = 0;
-};
-
-/// Walks every event once: extents of the trace, of each iteration and of each layer, and
-/// the command of each statically paired event.
-template <bmprofile_chip Chip>
-event_extents scan_events(const std::vector<pmu_list>& lists, std::size_t iterations,
-                          const func_ids<Chip>& fids, command_lookup& cmds) {
-  event_extents x;
-  x.iter_span.assign(iterations, {std::numeric_limits<double>::infinity(), 0});
-  for (const auto& l : lists) {
-    for_each_pmu_event<Chip>(l, fids, [&](std::size_t k, const engine_event& e) {
-      x.lo = std::min(x.lo, e.begin_ns);
-      x.hi = std::max(x.hi, e.end_ns);
-      auto& is = x.iter_span[l.iteration];
-      is.first = std::min(is.first, e.begin_ns);
-      is.second = std::max(is.second, e.end_ns);
-      const auto pr = l.pair[k];
-      if (pr == no_pair || (pr & dyn_pair_bit)) return;
-      if (const auto* ni = l.node_ins; ni && pr < ni->size() && (*ni)[pr])
-        cmds.emplace(
-            std::tuple{static_cast<std::uint8_t>(e.engine), e.group, e.cmd_id, e.begin_cycle},
-            (*ni)[pr]);
-      const auto layer = (*l.nodes)[pr].layer;
-      if (layer < 0) return;
-      auto [it, fresh] = x.layer_span.try_emplace({l.iteration, layer}, e.begin_ns, e.end_ns);
-      if (!fresh) {
-        it->second.first = std::min(it->second.first, e.begin_ns);
-        it->second.second = std::max(it->second.second, e.end_ns);
-      }
-    });
-  }
-  return x;
-}
-
-/// Layer rows ("Conv2D(L)"), subnet rows ("Iter[i]"), then all derived rows grouped by
-/// kind in time order (what lane assignment in sinks expects).
-inline void add_layer_and_subnet_spans(const event_extents& x,
-                                       const std::vector<const subnet_info*>& iter_subnet,
-                                       const std::vector<iter_blocks>& iters,
-                                       const std::vector<double>& base_us, double tiu_mhz,
-                                       name_table& names, std::vector<engine_event>& spans) {
-  for (const auto& [key, span] : x.layer_span) {
-    const subnet_info* s = iter_subnet[key.first];
-    if (!s) continue;
-    const auto& layer = s->layers[static_cast<std::size_t>(key.second)];
-    auto ev = span_event(engine::layer, span.first, span.second,
-                         layer.layer_type + (layer.is_local ? "(L)" : "(G)"), tiu_mhz, names);
-    ev.layer_id = layer.layer_id;
-    ev.group = static_cast<std::uint16_t>(key.first);
-    spans.push_back(ev);
-  }
-  for (std::size_t it = 0; it < iters.size(); ++it) {
-    const double b = base_us[it] * 1000.0;
-    const double e = x.iter_span[it].second > b ? x.iter_span[it].second : b;
-    auto ev =
-        span_event(engine::subnet, b, e,
-                   "Iter[" + std::to_string(iters[it].summary.iteration) + "]", tiu_mhz, names);
-    ev.group = static_cast<std::uint16_t>(it);
-    ev.cmd_id = static_cast<std::uint32_t>(iters[it].summary.subnet_id);
-    spans.push_back(ev);
-  }
-  std::stable_sort(spans.begin(), spans.end(), [](const engine_event& a, const engine_event& b) {
-    if (a.engine != b.engine) return a.engine < b.engine;
-    return a.begin_ns < b.begin_ns;
-  });
-}
-
-}  // namespace tpuprof::bmprofile
-// ---- end <tpuprof/decode/bmprofile/spans.hpp>
 
 namespace tpuprof {
 
@@ -18542,8 +19552,7 @@ class bmprofile_decoder {
   /// The decoded descriptor of a hardware event from events(); nullptr when
   /// the record has no static command or the chip has no descriptor tables.
   const regs::instruction* command(const engine_event& e) const {
-    auto it =
-        cmd_index_.find({static_cast<std::uint8_t>(e.engine), e.group, e.cmd_id, e.begin_cycle});
+    auto it = cmd_index_.find(bmprofile::command_key(e));
     return it == cmd_index_.end() ? nullptr : it->second;
   }
   /// Memory ranges an event's command reads and writes (empty when unknown):
@@ -18551,6 +19560,19 @@ class bmprofile_decoder {
   std::span<const regs::mem_operand> operands(const engine_event& e) const {
     const auto* c = command(e);
     return c ? std::span<const regs::mem_operand>(c->memory) : std::span<const regs::mem_operand>{};
+  }
+  /// What an event's command waits for (cmd_id_dep of its descriptor: the
+  /// other engine's 1-based id, 0 = none); known = false without a descriptor.
+  command_dep dependency(const engine_event& e) const {
+    command_dep d;
+    const auto* c = command(e);
+    if (!c) return d;
+    d.known = true;
+    d.self_id = c->cmd_id;
+    d.wait_id = c->dep_id;
+    d.on = e.engine == engine::tiu ? engine::gdma : engine::tiu;
+    d.id_bits = static_cast<std::uint8_t>(Chip::id_width);
+    return d;
   }
   /// Named address ranges for the memory charts: the local memory banks
   /// ("BANK[i]", offsets inside a lane) and the device buffers global.profile
@@ -18655,6 +19677,8 @@ class bmprofile_decoder {
   /// addresses: the lists point into them).
   std::map<std::int64_t, bmprofile::subnet_program> programs_;
   bmprofile::command_lookup cmd_index_;
+  /// Position-paired chips: the decoded commands per core and engine (cmd_index_ points in).
+  std::vector<std::vector<regs::instruction>> indexed_ins_;
   std::vector<std::unique_ptr<std::vector<bmprofile::dyn_event>>> dyn_store_;
   std::vector<std::unique_ptr<bmprofile::subnet_info>> synthetic_subnets_;
   std::vector<const bmprofile::subnet_info*> iter_subnet_;
@@ -18670,7 +19694,9 @@ void bmprofile_decoder<Chip>::check_arch() {
   if (!ok) {
     std::string reason = "arch=" + a + " is not " + std::string(Chip::name);
     if (a == "5" || a == "BM1690" || a == "8800" || a == "6" || a == "140814")
-      reason += " (an SG2260-family dump: use the sg2260 decoder)";
+      reason +=
+          " (an SG2260-family arch: open it without naming a chip, so that it is detected,"
+          " or name an SG2260-family chip)";
     throw decode_error(files_.label() + "/global.profile", decode_error::no_offset, reason);
   }
 }
@@ -18739,9 +19765,13 @@ template <bmprofile::bmprofile_chip Chip>
 void bmprofile_decoder<Chip>::load_indexed(const bmprofile::clocks& clk) {
   // a constexpr branch: explicit instantiations (compiled mode) instantiate this for every chip
   if constexpr (bmprofile::indexed_chip<Chip>) {
+    bmprofile::check_core_ids<Chip>(global_, iters_, files_.label(), info_.diagnostics);
     auto cores = bmprofile::read_indexed_cores<Chip>(files_, iters_, info_.diagnostics);
     lists_ = bmprofile::indexed_lists<Chip>(cores, clk, files_.label(), info_);
     bmprofile::attach_layers(lists_, global_, iters_);
+    bmprofile::index_commands<Chip>(cores, lists_, indexed_ins_, cmd_index_, files_.label(),
+                                    info_.diagnostics);
+    bmprofile::add_indexed_spans(lists_, global_, iters_, clk.tiu_mhz, info_.names, spans_);
   }
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
   for (const auto& l : lists_)
@@ -18792,6 +19822,12 @@ void bmprofile_decoder<Chip>::load_iteration(std::size_t it, const bmprofile::cl
   if (gl) bind(*gl, false);
   if (tl) match_records<Chip>(*tl, cap.tiu, file, diag);
   if (gl) match_records<Chip>(*gl, cap.gdma, file, diag);
+  // Expected-vs-decoded: static commands of an engine whose MONITOR block is
+  // absent (a corrupted block type, a file cut at a block boundary) are lost.
+  if (subnet) {
+    if (!tl) report_unmonitored<Chip>(engine::tiu, subnet->tiu_nodes, ib, diag);
+    if (!gl) report_unmonitored<Chip>(engine::gdma, subnet->gdma_nodes, ib, diag);
+  }
   if (tl && gl && tl->count && gl->count)
     tl->shift = tiu_shift<Chip>(*tl, *gl, *mcu.bd, *mcu.gdma, tiu_period, gdma_period, file, diag);
   add_mcu_spans<Chip>(mcu.all, base_us * 1000.0, it, clk.tiu_mhz, file, info_.names, diag, spans_);
@@ -18864,6 +19900,7 @@ struct global_profile {
   bool bmodel = false;            ///< a line containing "bmodel" (bmodel capture path)
   std::uint64_t max_record_num = 0;
   std::optional<double> tpu_freq_mhz;
+  std::uint64_t tpu_freq_offset = 0;  ///< byte offset of the `tpu_freq=` line
   std::optional<std::int64_t> tail_offset_ns;
   /// Every `<name>_record=<n>` line, in file order (core0_tiu_record, cdma_port0_record...).
   std::vector<std::pair<std::string, std::uint64_t>> record_counts;
@@ -18930,6 +19967,7 @@ inline global_profile parse_global_profile(const io::byte_reader& r) {
       double f = 0;
       if (!detail::parse_number(value, f)) bad("tpu_freq");
       g.tpu_freq_mhz = f;
+      g.tpu_freq_offset = line_off;
     } else if (key == "tail_offset_ns") {
       std::int64_t t = 0;
       if (!detail::parse_number(value, t)) bad("tail_offset_ns");
@@ -18964,30 +20002,53 @@ std::optional<std::string_view> cdm_chip_of(long long arch) {
 }
 }  // namespace detail
 
+namespace detail {
+/// The first `arch=` line's value and byte offset, read without parsing the
+/// rest of the file (detection must not depend on the other lines being valid).
+inline std::optional<std::pair<long long, std::uint64_t>> raw_arch(const io::byte_reader& r) {
+  std::string_view text(reinterpret_cast<const char*>(r.bytes().data()), r.size());
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = trim(text.substr(pos, eol - pos));
+    const std::size_t off = pos;
+    pos = eol + 1;
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos || line.find("bmodel") != std::string_view::npos ||
+        trim(line.substr(0, eq)) != "arch")
+      continue;
+    long long a = 0;
+    if (!parse_number(trim(line.substr(eq + 1)), a)) return std::nullopt;
+    return std::pair{a, std::uint64_t{off}};
+  }
+  return std::nullopt;
+}
+}  // namespace detail
+
 /// Detects an SG2260-family dump among the cdm-family chips of `chip_list<Cs...>`:
-/// global.profile plus at least one `cdmlib*.profile`, with an `arch` that one
-/// of them lists in its `arch_ids`. Returns nullopt when the files do not look
-/// like such a dump (any other arch, no core file, no global.profile,
-/// unreadable global.profile).
+/// a global.profile whose first `arch=` is one of their `arch_ids`. Returns
+/// nullopt when it is not such a dump (no global.profile, any other arch).
+/// Once the arch says "this family", a malformed global.profile or a missing
+/// `cdmlib*.profile` throws decode_error with the real reason (file, offset):
+/// "this chip's format but malformed" is not "not this chip".
 template <class... Cs>
 std::optional<cdm_detection> detect_cdm(const io::dump_files& files, chip_list<Cs...>) {
   auto g = files.find("global.profile");
   if (!g) return std::nullopt;
+  const auto raw = detail::raw_arch(*g);
+  if (!raw) return std::nullopt;
+  std::optional<std::string_view> chip;
+  if constexpr (sizeof...(Cs) > 0) chip = detail::cdm_chip_of<Cs...>(raw->first);
+  if (!chip) return std::nullopt;
+  const global_profile gp = parse_global_profile(*g);  // throws with the line's offset
   bool has_core = false;
   for (auto n : files.names())
     if (n.starts_with("cdmlib") && n.ends_with(".profile")) has_core = true;
-  if (!has_core) return std::nullopt;
-  global_profile gp;
-  try {
-    gp = parse_global_profile(*g);
-  } catch (const decode_error&) {
-    return std::nullopt;
-  }
-  if (!gp.arch) return std::nullopt;
-  if constexpr (sizeof...(Cs) > 0)
-    if (auto c = detail::cdm_chip_of<Cs...>(*gp.arch))
-      return cdm_detection{*c, *gp.arch, gp.bmodel};
-  return std::nullopt;
+  if (!has_core)
+    throw decode_error(files.label(), decode_error::no_offset,
+                       "arch=" + std::to_string(raw->first) + " (" + std::string(*chip) +
+                           ") in global.profile, but no cdmlib*.profile core file");
+  return cdm_detection{*chip, raw->first, gp.bmodel};
 }
 
 }  // namespace tpuprof::cdm
@@ -20170,6 +21231,38 @@ match_stats pair_sections(pmu_list r, std::span<const command> cmds, bool mark_s
 /// cdm_options: settings of the cdm decoder (clocks, device, rule set, what to keep).
 
 
+// ---- begin <tpuprof/time_base.hpp>
+/// time_base: which clock hardware events are placed on where a vendor tool and the hardware
+/// disagree (today: the SG2260 bmodel path, docs/chips/aks.md).
+
+
+namespace tpuprof {
+
+/// The clock of the decoded times.
+enum class time_base : std::uint8_t {
+  /// As the vendor's reference tool prints them (default). On SG2260 bmodel-path dumps tpu-mlir
+  /// re-phases GDMA and SDMA so that their 2nd init record ends with TIU's (on the BM1690
+  /// capture GDMA +435 cycles, SDMA +145), a documented vendor defect: 70 of the capture's 80
+  /// TIU->GDMA dependencies then look violated.
+  vendor,
+  /// The hardware's own counter, which TIU, GDMA and SDMA of a core share: every engine keeps
+  /// its phase, and every dependency of the capture holds. Use it for dependency analysis.
+  shared_counter,
+};
+
+constexpr std::string_view name(time_base t) noexcept {
+  return t == time_base::vendor ? "vendor" : "shared-counter";
+}
+/// "vendor" or "shared-counter" (as name() spells them); nullopt otherwise.
+constexpr std::optional<time_base> parse_time_base(std::string_view s) noexcept {
+  if (s == "vendor") return time_base::vendor;
+  if (s == "shared-counter") return time_base::shared_counter;
+  return std::nullopt;
+}
+
+}  // namespace tpuprof
+// ---- end <tpuprof/time_base.hpp>
+
 namespace tpuprof::cdm {
 
 /// Which rule set decodes a dump.
@@ -20188,10 +21281,11 @@ struct cdm_options {
   std::optional<double> dma_freq_mhz;
   std::uint8_t device = 0;
   capture_path path = capture_path::automatic;
-  /// bmodel path: shift GDMA/SDMA so their 2nd init record ends with TIU's, as
-  /// tpu-mlir does (its golden output depends on it; the counter is shared, so
-  /// false gives the hardware's own phase).
-  bool bmodel_rephase = true;
+  /// bmodel path: `vendor` shifts GDMA/SDMA so their 2nd init record ends with
+  /// TIU's, as tpu-mlir does (its golden output depends on it); the counter is
+  /// shared, so `shared_counter` keeps the hardware's own phase. The operator
+  /// path is on the shared counter either way.
+  time_base time = time_base::vendor;
   /// Keep the decoded descriptor (operands, memory ranges, ops) of every TIU,
   /// GDMA and SDMA event that has one, for command() / operands(); about 0.5-1
   /// KiB per such event, so off by default. uArch rates are set either way
@@ -20447,7 +21541,7 @@ void run_bmodel(decode_state& st) {
     }
     if (cd.pmu[0].size() >= init && init > 0) {
       cd.anchor = cd.pmu[0][init - 1].end();
-      if (st.opt.bmodel_rephase)
+      if (st.opt.time == time_base::vendor)
         for (int k = 1; k < 3; ++k)
           if (cd.pmu[k].size() >= init)
             shift_cycles(cd.pmu[k], cd.pmu[k][init - 1].end() - *cd.anchor);
@@ -20807,6 +21901,8 @@ void emit(decode_state& st) {
     st.info.end_ns = st.end_ns;
   }
   std::uint64_t unmatched = 0;
+  // Mode 0 has no commands by design: records without one are not data loss.
+  const bool pmu_only = st.info.mode.starts_with("mode 0");
   for (const auto& [k, ms] : st.stats) {
     const auto kind = pmu_kind(k >> 8);
     std::string name = std::string(engine_key(kind)) + std::to_string(k & 0xFF);
@@ -20816,8 +21912,9 @@ void emit(decode_state& st) {
                                         " deleted=" + std::to_string(ms.deleted));
     count(st, diag::inserted_record, ms.inserted, st.info.source,
           "matcher " + name + ": commands without record");
-    count(st, diag::deleted_record, ms.deleted, st.info.source,
-          "matcher " + name + ": records without command");
+    if (!pmu_only)
+      count(st, diag::deleted_record, ms.deleted, st.info.source,
+            "matcher " + name + ": records without command");
     if (ms.fallback)
       st.info.diagnostics.add(
           diag::other, st.info.source, decode_error::no_offset,
@@ -20825,8 +21922,9 @@ void emit(decode_state& st) {
     unmatched += ms.unmatched;
   }
   // unmatched_out (counted by emit_one) includes the sys records the vendor names too.
-  count(st, diag::unmatched_record, st.unmatched_out, st.info.source,
-        "events without a command (named unknown / sys)");
+  if (!pmu_only)
+    count(st, diag::unmatched_record, st.unmatched_out, st.info.source,
+          "events without a command (named unknown / sys)");
   (void)unmatched;
   if (st.descriptors_unsupported)
     st.info.diagnostics.add(diag::other, st.info.source, decode_error::no_offset,
@@ -21048,14 +22146,16 @@ namespace tpuprof::cdm::detail {
 /// (core or port number, file name) pairs.
 using file_list = std::vector<std::pair<unsigned, std::string_view>>;
 
-/// A clock: the forced one (when set and above 0), else tpu_freq of
-/// global.profile (when above 0), else the chip default.
+/// A clock: the forced one (when set and usable), else tpu_freq of
+/// global.profile (when usable), else the chip default.
 inline double pick_freq(decode_state& st, std::optional<double> forced, double chip_default) {
-  if (forced && *forced > 0) return *forced;
-  if (st.global.tpu_freq_mhz && *st.global.tpu_freq_mhz > 0) return *st.global.tpu_freq_mhz;
+  if (forced && usable_clock_mhz(*forced)) return *forced;
+  if (st.global.tpu_freq_mhz && usable_clock_mhz(*st.global.tpu_freq_mhz))
+    return *st.global.tpu_freq_mhz;
   if (st.global.tpu_freq_mhz)
-    st.info.diagnostics.add(diag::default_frequency, "global.profile", decode_error::no_offset,
-                            "tpu_freq is 0: chip default used");
+    st.info.diagnostics.add(
+        diag::default_frequency, st.info.source + "/global.profile", st.global.tpu_freq_offset,
+        "tpu_freq " + clock_problem(*st.global.tpu_freq_mhz) + ": chip default used");
   return chip_default;
 }
 
@@ -21070,7 +22170,7 @@ void read_global(const io::dump_files& files, decode_state& st) {
 
   const io::byte_reader gr = files.get("global.profile");
   st.global = parse_global_profile(gr);
-  if (!st.global.arch) throw decode_error(gr.file(), decode_error::no_offset, "no arch line");
+  if (!st.global.arch) throw decode_error(gr.file(), gr.size(), "no arch line");
   if (!matches_arch<Chip>(*st.global.arch))
     throw decode_error(
         gr.file(), st.global.arch_offset,
@@ -21125,6 +22225,10 @@ void read_core(decode_state& st, const io::dump_files& files, unsigned core,
   cd.file = std::string(f.file());
   cd.bytes = f;
   const auto blocks = read_blocks(f);
+  // A capture writes at least the init records of every engine; with record
+  // counts in global.profile, account_records() counts the loss exactly.
+  if (f.size() == 0 && st.global.record_counts.empty())
+    dg.add(diag::truncated_tail, cd.file, 0, "empty core file: its records are lost");
   dyn_extra_items extra;
   for (const auto& b : blocks)
     if (b.type == block_type::dyn_extra) {
@@ -21213,6 +22317,38 @@ void read_core(decode_state& st, const io::dump_files& files, unsigned core,
              std::string("no MONITOR block for ") + engine_key(pmu_kind(k)));
 }
 
+/// Expected-vs-decoded accounting: every `coreC_<engine>_record=N` and
+/// `cdma_portP_record=N` of global.profile against the records of the core's
+/// or port's file (a buffer that filled up keeps fewer: reported as buffer_full
+/// by read_global). A shortfall is data loss at the end of that file.
+inline void account_records(decode_state& st) {
+  const auto& g = st.global;
+  for (const auto& [key, want] : g.record_counts) {
+    if (g.max_record_num && want >= g.max_record_num) continue;
+    std::uint64_t have = 0;
+    const std::string* file = nullptr;
+    std::uint64_t end = 0;
+    for (const auto& cd : st.cores)
+      for (int k = 0; k < 3; ++k)
+        if (key == "core" + std::to_string(cd.core) + "_" + std::string(engine_key(pmu_kind(k)))) {
+          have = cd.raw_records[k];
+          file = &cd.file;
+          end = cd.bytes.base() + cd.bytes.size();
+        }
+    for (const auto& pd : st.ports)
+      if (key == "cdma_port" + std::to_string(pd.port)) {
+        have = pd.raw_records;
+        file = &pd.file;
+        end = pd.monitor.empty() ? 0 : pd.monitor.back().base() + pd.monitor.back().size();
+      }
+    if (file && have < want)  // no file at all: report_missing_cores says so
+      st.info.diagnostics.add(diag::truncated_tail, *file, end,
+                              key + "_record=" + std::to_string(want) + " in global.profile, " +
+                                  std::to_string(have) + " records in the file",
+                              want - have);
+  }
+}
+
 /// Reads one CDMA port file (MONITOR_CDMA blocks only).
 inline void read_port(decode_state& st, const io::dump_files& files, unsigned port,
                       std::string_view name) {
@@ -21297,6 +22433,7 @@ void read_dump(const io::dump_files& files, decode_state& st) {
   for (auto& [c, n] : core_files) read_core<Chip>(st, files, c, n);
   st.ports.reserve(port_files.size());
   for (auto& [p, n] : port_files) read_port(st, files, p, n);
+  account_records(st);
   read_records(st);
 }
 
@@ -21348,6 +22485,21 @@ class cdm_decoder {
     return c ? std::span<const regs::mem_operand>(c->memory) : std::span<const regs::mem_operand>{};
   }
 
+  /// What an event's command waits for (its descriptor's cmd_id_dep, read by
+  /// the chip); known = false without a kept descriptor (modes 0/1, CDMA, or
+  /// cdm_options::keep_instructions off): "no dependency data".
+  command_dep dependency(const engine_event& e) const {
+    command_dep d;
+    const auto* c = command(e);
+    if (!c) return d;
+    d.known = true;
+    d.self_id = e.cmd_id;  // the descriptors carry no own id: the 1-based command number
+    d.wait_id = c->dep_id;
+    d.on = Chip::dep_engine(e.engine);
+    d.id_bits = static_cast<std::uint8_t>(Chip::dep_id_bits);
+    return d;
+  }
+
  private:
   void decode(const io::dump_files& files) {
     detail::read_dump<Chip>(files, st_);
@@ -21388,17 +22540,29 @@ struct dump_detection {
   bool bmodel = false;  ///< SG2260 family: captured on the bmodel path (BLOCK_DES_*)
 };
 
+/// detect_dump() could not tell the chip (no global.profile, no or unknown
+/// `arch=`): the caller may give it explicitly. A dump whose chip is known but
+/// whose files are malformed throws a plain decode_error with the real reason.
+class undetected_dump : public decode_error {
+ public:
+  using decode_error::decode_error;
+};
+
 namespace detail {
-/// First `arch=` value of a bmprofile global.profile ("3" or "BM1684X"), nullopt
-/// if none: lines and keys as the decoder's own parser reads them.
-inline std::optional<std::string_view> bmprofile_arch(const io::byte_reader& r) {
-  std::string_view t(reinterpret_cast<const char*>(r.bytes().data()), r.size());
+/// First `arch=` value of a bmprofile global.profile ("3" or "BM1684X") and the
+/// byte offset of its line, nullopt if none: lines and keys as the decoder's
+/// own parser reads them.
+inline std::optional<std::pair<std::string_view, std::uint64_t>> bmprofile_arch(
+    const io::byte_reader& r) {
+  const std::string_view all(reinterpret_cast<const char*>(r.bytes().data()), r.size());
+  std::string_view t = all;
   while (!t.empty()) {
     const std::size_t nl = t.find('\n');
+    const std::uint64_t off = static_cast<std::uint64_t>(t.data() - all.data());
     std::string_view line = t.substr(0, nl);
     t = nl == std::string_view::npos ? std::string_view{} : t.substr(nl + 1);
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
-    if (auto a = bmprofile::detail::kv(line, "arch")) return a;
+    if (auto a = bmprofile::detail::kv(line, "arch")) return std::pair{*a, off};
   }
   return std::nullopt;
 }
@@ -21438,22 +22602,27 @@ std::string cli_names(chip_list<Cs...>) {
 /// Detects which chip of `chips` wrote a dump, from `global.profile`: an
 /// SG2260-family chip (cdm::cdm_chip) when the `arch=` value is one of its
 /// `arch_ids` and a `cdmlib*.profile` is present; a bmprofile chip when the
-/// value is its arch number or name. Throws decode_error naming global.profile
-/// and the reason when it cannot tell.
+/// value is its arch number or name. Throws undetected_dump naming global.profile
+/// and the reason when it cannot tell, decode_error when global.profile names
+/// an SG2260-family chip but is malformed or the core files are missing.
 template <class... Cs>
 dump_detection detect_dump(const io::dump_files& files, chip_list<Cs...> chips) {
   if (auto d = cdm::detect_cdm(files, chips)) return {d->chip, dump_family::cdm, d->bmodel};
   auto g = files.find("global.profile");
   if (!g)
-    throw decode_error(files.label(), decode_error::no_offset,
-                       "not a profile dump: no global.profile");
+    throw undetected_dump(files.label(), decode_error::no_offset,
+                          "not a profile dump: no global.profile");
   const auto a = detail::bmprofile_arch(*g);
   if (a)
-    if (auto c = detail::bmprofile_chip_of<Cs...>(*a)) return {*c, dump_family::bmprofile, false};
-  throw decode_error(files.label() + "/global.profile", decode_error::no_offset,
-                     !a ? std::string("no arch= line: cannot tell the chip (give it explicitly)")
-                        : "arch=" + std::string(*a) + " is not a supported chip (" +
-                              detail::cli_names(chips) + ")");
+    if (auto c = detail::bmprofile_chip_of<Cs...>(a->first))
+      return {*c, dump_family::bmprofile, false};
+  if (!a)  // the offset is the end of the file: every line was read
+    throw undetected_dump(files.label() + "/global.profile", g->size(),
+                          "no arch= line before the end of the file: cannot tell the chip "
+                          "(give it explicitly)");
+  throw undetected_dump(files.label() + "/global.profile", a->second,
+                        "arch=" + std::string(a->first) + " is not a supported chip (" +
+                            detail::cli_names(chips) + ")");
 }
 
 }  // namespace tpuprof
@@ -21550,15 +22719,9 @@ inline materialized_trace merge_devices(std::vector<materialized_trace> parts) {
 
 
 
-// ---- begin <tpuprof/views/operand_table.hpp>
-/// operand_table: the memory operands of a decoded trace's events, copied so
-/// they outlive the decoder (materialize() keeps only the events).
-
-
-// ---- begin <tpuprof/algo/memory_map.hpp>
-/// algo::memory_map: the memory operands of events as space-time rectangles
-/// (what tpu_profile.py draws in its LOCAL MEM / GLOBAL MEM charts), their
-/// address extents per memory kind, and the address bands a chart shows.
+// ---- begin <tpuprof/views/dependency_table.hpp>
+/// dependency_table: the dependency fields (command_dep) of a decoded trace's
+/// events, copied so they outlive the decoder (materialize() keeps only events).
 
 
 // ---- begin <tpuprof/views/event_range.hpp>
@@ -21591,6 +22754,76 @@ constexpr track_key track_of(const engine_event& e) noexcept {
 
 }  // namespace tpuprof
 // ---- end <tpuprof/views/event_range.hpp>
+
+namespace tpuprof {
+
+/// command_dep per event, looked up by the event's identity (device, core,
+/// engine, group, cmd id, begin cycle) as operand_table does, so it serves the
+/// events of a materialized_trace, also after merge_devices. A dependency_source.
+class dependency_table {
+ public:
+  dependency_table() = default;
+
+  /// Adds the dependency fields `src` knows for `events` (a dump decoded
+  /// alone, whose events merge_devices will put on `device`).
+  template <event_range R, dependency_source P>
+  void append(R&& events, const P& src, std::uint8_t device = 0) {
+    for (const engine_event& e : events) {
+      const command_dep d = src.dependency(e);
+      if (!d.known) continue;
+      engine_event k = e;
+      k.device = device;
+      index_.insert_or_assign(key_of(k), d);
+    }
+  }
+
+  /// The dependency fields of `e`; known = false when none were recorded.
+  command_dep dependency(const engine_event& e) const {
+    auto it = index_.find(key_of(e));
+    return it == index_.end() ? command_dep{} : it->second;
+  }
+
+  std::size_t size() const noexcept { return index_.size(); }  ///< events with data
+  bool empty() const noexcept { return index_.empty(); }
+
+ private:
+  struct key {
+    std::uint64_t begin_cycle;
+    std::uint32_t cmd_id;
+    std::uint32_t track;  // track_key::packed()
+    std::uint16_t group;
+    friend bool operator==(const key&, const key&) = default;
+  };
+  struct key_hash {
+    std::size_t operator()(const key& k) const noexcept {
+      std::uint64_t h = k.begin_cycle * 0x9E3779B97F4A7C15ull;
+      h ^= (std::uint64_t{k.cmd_id} << 32 | std::uint64_t{k.track} << 8 | k.group) +
+           0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+      return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+  };
+  static key key_of(const engine_event& e) noexcept {
+    return {e.begin_cycle, e.cmd_id, track_of(e).packed(), e.group};
+  }
+
+  std::unordered_map<key, command_dep, key_hash> index_;
+};
+
+static_assert(dependency_source<dependency_table>);
+
+}  // namespace tpuprof
+// ---- end <tpuprof/views/dependency_table.hpp>
+// ---- begin <tpuprof/views/operand_table.hpp>
+/// operand_table: the memory operands of a decoded trace's events, copied so
+/// they outlive the decoder (materialize() keeps only the events).
+
+
+// ---- begin <tpuprof/algo/memory_map.hpp>
+/// algo::memory_map: the memory operands of events as space-time rectangles
+/// (what tpu_profile.py draws in its LOCAL MEM / GLOBAL MEM charts), their
+/// address extents per memory kind, and the address bands a chart shows.
+
+
 
 namespace tpuprof {
 
@@ -21929,11 +23162,14 @@ class trace {
   trace() : trace(materialized_trace{}) {}
   /// Takes a decoded dump (events grouped by track, time ordered within one)
   /// and, optionally, the operands of its events.
-  explicit trace(materialized_trace t, operand_table ops = {})
+  explicit trace(materialized_trace t, operand_table ops = {}, dependency_table deps = {})
       : t_(std::move(t)), ops_(std::move(ops)) {
     index_engines();
+    index_dependencies(deps);
   }
-  trace(const trace& o) : t_(o.t_), ops_(o.ops_) { index_engines(); }
+  trace(const trace& o) : t_(o.t_), ops_(o.ops_), deps_(o.deps_), has_deps_(o.has_deps_) {
+    index_engines();
+  }
   trace(trace&&) noexcept = default;  // vectors keep their buffers: views stay valid
   trace& operator=(const trace& o) { return *this = trace(o); }
   trace& operator=(trace&&) noexcept = default;
@@ -21968,6 +23204,12 @@ class trace {
   }
   /// True when at least one event has operands.
   bool has_operands() const noexcept { return !ops_.empty(); }
+  /// What the command of events()[i] waits for, parallel to events(); empty
+  /// unless open_options::dependencies was set. An entry with known = false
+  /// means "no dependency data" for that event (e.g. SG2260 modes 0/1).
+  std::span<const command_dep> dependencies() const noexcept { return deps_; }
+  /// True when at least one event has dependency data.
+  bool has_dependencies() const noexcept { return has_deps_; }
 
  private:
   /// Indexes the events by engine (stable: events() order within an engine).
@@ -21983,8 +23225,20 @@ class trace {
       by_engine_[next[static_cast<std::size_t>(t_.hw[k].engine)]++] = k;
   }
 
+  /// Resolves the table to one entry per event (events() order).
+  void index_dependencies(const dependency_table& deps) {
+    if (deps.empty()) return;
+    deps_.resize(t_.hw.size());
+    for (std::size_t k = 0; k < t_.hw.size(); ++k) {
+      deps_[k] = deps.dependency(t_.hw[k]);
+      has_deps_ = has_deps_ || deps_[k].known;
+    }
+  }
+
   materialized_trace t_;
   operand_table ops_;
+  std::vector<command_dep> deps_;  ///< parallel to t_.hw, or empty
+  bool has_deps_ = false;
   std::vector<std::uint32_t> by_engine_;               ///< event indices, grouped by engine
   std::array<std::size_t, engine_count + 1> first_{};  ///< engine e: [first_[e], first_[e+1])
 };
@@ -22020,6 +23274,15 @@ struct open_options {
   /// mode-2 decode); off leaves engine_event::uarch_rate NaN. BM1684X rates
   /// come with the command tables and are always set.
   bool uarch = true;
+  /// Keep what every command waits for (cmd_id_dep of its descriptor), for
+  /// trace::dependencies() and algo::dependency_graph (SG2260 family: keeps
+  /// the decoded descriptors while decoding; off by default).
+  bool dependencies = false;
+  /// The clock of the times where the vendor's differs from the hardware's
+  /// (time_base.hpp): `vendor` (default) as the reference tools print them;
+  /// `shared_counter` keeps SG2260 bmodel-path GDMA/SDMA on the counter they
+  /// share with TIU (tpu-mlir re-phases them). No other dump changes.
+  time_base time = time_base::vendor;
   /// Called before each dump of a parent directory is decoded (progress).
   std::function<void(const std::filesystem::path& dir, std::size_t index, std::size_t count)>
       on_dump;
@@ -22048,9 +23311,10 @@ using open_chips = chips::all;
 /// Decodes `files` as chip C; keeps its operands in `ops` (as device `device`).
 template <chip_traits C>
 materialized_trace decode_as(io::dump_files files, const open_options& o, operand_table* ops,
-                             std::uint8_t device) {
+                             std::uint8_t device, dependency_table* deps = nullptr) {
   auto keep = [&](const auto& d) {
     if (ops) ops->append(d.events(), d, device);
+    if (deps) deps->append(d.events(), d, device);
     return materialize(d);
   };
   if constexpr (bmprofile::bmprofile_chip<C>) {
@@ -22063,8 +23327,9 @@ materialized_trace decode_as(io::dump_files files, const open_options& o, operan
     cdm::cdm_options opt;
     opt.tiu_freq_mhz = o.tiu_freq_mhz;
     opt.dma_freq_mhz = o.dma_freq_mhz;
-    opt.keep_instructions = ops != nullptr;  // operands only when asked for
+    opt.keep_instructions = ops != nullptr || deps != nullptr;  // only when asked for
     opt.uarch = o.uarch;
+    opt.time = o.time;
     const cdm::cdm_decoder<C> d(files, opt);
     return keep(d);
   }
@@ -22076,7 +23341,7 @@ std::string chip_of(const io::dump_files& files, const open_options& o) {
   if (!o.chip.empty()) return o.chip;
   try {
     return std::string(detect_dump(files, Chips{}).chip);
-  } catch (const decode_error& e) {
+  } catch (const undetected_dump& e) {  // malformed files keep their decode_error
     throw detect_error(e.file(), e.offset(), e.reason());
   }
 }
@@ -22084,10 +23349,10 @@ std::string chip_of(const io::dump_files& files, const open_options& o) {
 /// One dump, detected and decoded, as device `device` of the result.
 template <class Chips>
 materialized_trace decode_one(io::dump_files files, const open_options& o, operand_table* ops,
-                              std::uint8_t device) {
+                              std::uint8_t device, dependency_table* deps = nullptr) {
   const std::string chip = chip_of<Chips>(files, o);
   return with_chip(Chips{}, chip, [&]<class C>() -> materialized_trace {
-    return decode_as<C>(std::move(files), o, ops, device);
+    return decode_as<C>(std::move(files), o, ops, device, deps);
   });
 }
 
@@ -22108,15 +23373,17 @@ trace decode_devices(std::size_t n, F&& files_of, const std::vector<std::filesys
                      const open_options& o) {
   if (n > 256) throw std::invalid_argument("more than 256 devices");
   operand_table ops;
+  dependency_table deps;
   std::vector<materialized_trace> parts;
   for (std::size_t i = 0; i < n; ++i) {
     if (o.on_dump && i < dirs.size()) o.on_dump(dirs[i], i, n);
     parts.push_back(decode_one<Chips>(files_of(i), o, o.keep_operands ? &ops : nullptr,
-                                      static_cast<std::uint8_t>(i)));
+                                      static_cast<std::uint8_t>(i),
+                                      o.dependencies ? &deps : nullptr));
   }
   auto t = merge_devices(std::move(parts));
   keep_cores(t, o.num_core);
-  return trace(std::move(t), std::move(ops));
+  return trace(std::move(t), std::move(ops), std::move(deps));
 }
 
 inline bool is_dump_dir(const std::filesystem::path& d) {
@@ -26469,6 +27736,83 @@ std::vector<engine_event> sorted_by_track(R&& events) {
 /// What a synthetic BM1684X dump looks like (synth::bm1684x_dump).
 
 
+// ---- begin <tpuprof/synth/dep_schedule.hpp>
+/// Dependency-driven schedules for the generators (`tpuprof synth --deps`): each engine runs
+/// its commands in order, and a command starts at max(previous end on its engine + issue
+/// latency, end of the command it waits for + sync latency). Durations can be scaled per engine
+/// (`--scale gdma=0.5`), so that a dump generated with a faster engine and the same seed is the
+/// ground truth for a what-if prediction: same commands, same dependencies, only durations scaled.
+
+
+
+namespace tpuprof::synth {
+
+/// Whether and how a generator schedules its commands from the dependencies it writes.
+struct dep_options {
+  /// Off: the generators' historical schedules (dumps byte-identical to before).
+  bool enabled = false;
+  /// Duration multiplier per hardware engine (index: engine::tiu, gdma, sdma, cdma).
+  std::array<double, 4> scale{1.0, 1.0, 1.0, 1.0};
+  /// Cycles between the end of an awaited command and the start of the waiting one.
+  std::int64_t sync_latency = 4;
+
+  /// `dur` cycles of engine `e` scaled (rounded to nearest, at least 1 cycle).
+  std::int64_t scaled(engine e, std::int64_t dur) const noexcept {
+    const auto i = static_cast<std::size_t>(e);
+    const double s = i < scale.size() ? scale[i] : 1.0;
+    if (s == 1.0) return dur;
+    return std::max<std::int64_t>(1, std::llround(static_cast<double>(dur) * s));
+  }
+  /// Applies one `ENGINE=FACTOR` term (engine tiu, gdma, sdma or cdma; factor > 0, finite);
+  /// throws std::invalid_argument naming the term otherwise.
+  void parse_scale(std::string_view term) {
+    const auto eq = term.find('=');
+    const auto e = parse_engine(term.substr(0, eq == std::string_view::npos ? 0 : eq));
+    double f = 0;
+    std::size_t used = 0;
+    const std::string num(eq == std::string_view::npos ? std::string_view{} : term.substr(eq + 1));
+    try {
+      f = std::stod(num, &used);
+    } catch (...) {
+      used = 0;
+    }
+    if (!e || static_cast<std::size_t>(*e) >= scale.size() || num.empty() || used != num.size() ||
+        !(f > 0) || !std::isfinite(f))
+      throw std::invalid_argument("bad --scale '" + std::string(term) +
+                                  "' (ENGINE=FACTOR, ENGINE tiu|gdma|sdma|cdma, FACTOR > 0)");
+    scale[static_cast<std::size_t>(*e)] = f;
+  }
+};
+
+/// One command of a program, in program (issue) order.
+struct sched_cmd {
+  engine eng = engine::tiu;
+  std::uint8_t queue = 0;           ///< in-order queue (an engine of one core), < queue count
+  std::int64_t dur = 0;             ///< unscaled duration, cycles
+  std::int64_t issue = 1;           ///< cycles after the previous end on its queue
+  std::int64_t dep = -1;            ///< index of the awaited command (earlier in the list); -1 none
+  std::int64_t begin = 0, end = 0;  ///< set by schedule()
+};
+
+/// Schedules `cmds` (program order; every dependency points backwards). `queue_free[q]` is the
+/// time the first command of queue q counts its issue latency from; it ends as the last end.
+inline void schedule(std::span<sched_cmd> cmds, std::span<std::int64_t> queue_free,
+                     const dep_options& o) {
+  for (std::size_t i = 0; i < cmds.size(); ++i) {
+    auto& c = cmds[i];
+    if (c.queue >= queue_free.size() || c.dep >= static_cast<std::int64_t>(i))
+      throw std::logic_error("schedule: bad queue or forward dependency");
+    std::int64_t t = queue_free[c.queue] + c.issue;
+    if (c.dep >= 0) t = std::max(t, cmds[static_cast<std::size_t>(c.dep)].end + o.sync_latency);
+    c.begin = t;
+    c.end = t + o.scaled(c.eng, c.dur);
+    queue_free[c.queue] = c.end;
+  }
+}
+
+}  // namespace tpuprof::synth
+// ---- end <tpuprof/synth/dep_schedule.hpp>
+
 namespace tpuprof::synth {
 
 struct bm1684x_options {
@@ -26486,6 +27830,11 @@ struct bm1684x_options {
   /// Off by default: tpu-mlir's tpu_profile.py then leaves that end 2^32 short
   /// (and divides by zero on a GDMA record), see docs/chips/bm1684x.md.
   bool wrap_inside_record = false;
+  /// Schedule every command from the dependencies written into its descriptor (a load waits
+  /// for the last TIU command of the layer before the previous one, TIU ops for the layer's
+  /// last load, a store for the layer's last TIU op, sys.end for the last GDMA command), with
+  /// durations scaled per engine. Off (default): the historical schedule, byte-identical dumps.
+  dep_options deps{};
 };
 
 }  // namespace tpuprof::synth
@@ -26501,15 +27850,14 @@ struct bm1684x_options {
 /// dma.tensor descriptors, written field by field through the generated register tables.
 
 
+// ---- begin <tpuprof/synth/bit_writer.hpp>
+/// bit_writer: writing register fields into zero-initialized command descriptors (what every
+/// generator that encodes real commands needs).
 
-namespace tpuprof::synth::bm1684x_detail {
 
-/// A field of a register table, looked up at compile time (a typo does not compile).
-consteval regs::reg_field fld(const regs::reg_table& t, std::string_view name) {
-  for (const auto& f : t.fields)
-    if (f.name == name) return f;
-  throw "no such field";
-}
+
+namespace tpuprof::synth {
+
 /// ORs `v` (truncated to the field's width) into a zero-initialized descriptor.
 inline void put(std::byte* d, regs::reg_field f, std::uint64_t v) noexcept {
   if (f.width < 64) v &= (std::uint64_t{1} << f.width) - 1;
@@ -26522,9 +27870,25 @@ inline void put(std::byte* d, regs::reg_field f, std::uint64_t v) noexcept {
     left -= take;
   }
 }
+
 constexpr std::uint64_t align_up(std::uint64_t x, std::uint64_t a) noexcept {
-  return (x + a - 1) / a * a;
+  return a ? (x + a - 1) / a * a : x;
 }
+
+}  // namespace tpuprof::synth
+// ---- end <tpuprof/synth/bit_writer.hpp>
+
+namespace tpuprof::synth::bm1684x_detail {
+
+/// A field of a register table, looked up at compile time (a typo does not compile).
+consteval regs::reg_field fld(const regs::reg_table& t, std::string_view name) {
+  for (const auto& f : t.fields)
+    if (f.name == name) return f;
+  throw "no such field";
+}
+using synth::align_up;
+using synth::put;
+
 /// Execution units per lane for an element size (BM1684X: 64 bytes per lane).
 constexpr std::uint64_t eu_for(unsigned item_size) noexcept {
   return 64 / item_size;
@@ -26883,22 +28247,51 @@ struct program {
   std::uint64_t gdma_free = mon_start + 12000, tiu_free = 0;
   std::uint32_t bd_id = 0, gdma_id = 0;
   std::int32_t layer_id = 0;
+  // --deps: the program in issue order (queue 0 TIU, 1 GDMA), scheduled once it is complete
+  // (schedule_program); index into `sched` of each TIU / static GDMA command.
+  const dep_options* deps = nullptr;
+  std::vector<sched_cmd> sched;
+  std::vector<std::int64_t> tiu_sched, gdma_sched, fw_sched, tail_sched;
+  std::int64_t gdma_gap = 1;  ///< extra issue latency of the next static GDMA command
 };
 
-/// One GDMA tensor move of layer `p.layer_id` (load: DDR -> local, else local -> DDR).
+/// --deps: appends a command to the program in issue order; returns its index (-1 when off).
+inline std::int64_t add_sched(program& p, engine e, std::uint64_t dur, std::uint64_t issue,
+                              std::int64_t dep) {
+  if (!p.deps) return -1;
+  p.sched.push_back({e, static_cast<std::uint8_t>(e == engine::tiu ? 0 : 1),
+                     static_cast<std::int64_t>(dur), static_cast<std::int64_t>(issue), dep, 0, 0});
+  return static_cast<std::int64_t>(p.sched.size() - 1);
+}
+/// --deps: index into `sched` of TIU command `bd_id` / static GDMA command `gdma_id` (1-based).
+inline std::int64_t tiu_index(const program& p, std::uint32_t bd_id) {
+  return bd_id == 0 ? -1 : p.tiu_sched[bd_id - 1];
+}
+inline std::int64_t gdma_index(const program& p, std::uint32_t gdma_id) {
+  return gdma_id == 0 ? -1 : p.gdma_sched[gdma_id - 1];
+}
+
+/// One GDMA tensor move of layer `p.layer_id` (load: DDR -> local, else local -> DDR). It
+/// waits for TIU command `dep_tiu` under --deps, else names the last TIU command issued.
 template <class Rnd>
-void add_dma(program& p, bool load, std::uint64_t earliest, Rnd& rnd) {
+void add_dma(program& p, bool load, std::uint64_t earliest, Rnd& rnd, std::uint32_t dep_tiu = 0) {
   const auto nan = std::numeric_limits<float>::quiet_NaN();
   ++p.gdma_id;
+  const std::uint32_t dep = p.deps ? dep_tiu : p.bd_id;
   const std::uint64_t bytes =
-      write_dma_tensor(p.gcmd.grow(96), p.gdma_id & 0xFFFFF, p.bd_id & 0xFFFFF, load, rnd);
+      write_dma_tensor(p.gcmd.grow(96), p.gdma_id & 0xFFFFF, dep & 0xFFFFF, load, rnd);
   const std::uint64_t dur = 60 + bytes / (load ? rnd(20, 60) : rnd(20, 50));
-  const std::uint64_t begin = std::max(p.gdma_free, earliest) + rnd(0, 40);
-  p.gdma.push_back({engine::gdma, p.bd_id, p.gdma_id, begin, begin + dur, bytes,
+  const std::uint64_t issue = rnd(0, 40);
+  const std::uint64_t begin = std::max(p.gdma_free, earliest) + issue;
+  p.gdma.push_back({engine::gdma, dep, p.gdma_id, begin, begin + dur, bytes,
                     load ? direction::s2l : direction::l2s, nullptr, p.layer_id, nan});
+  if (p.deps) {
+    p.gdma_sched.push_back(add_sched(p, engine::gdma, dur, p.gdma_gap + issue, tiu_index(p, dep)));
+    p.gdma_gap = 1;
+  }
   p.lines += "[bmprofile] local_layer: layer_id=" + std::to_string(p.layer_id) +
              (load ? " layer_type=Load layer_name=\n" : " layer_type=Store layer_name=\n");
-  p.lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(p.bd_id & 0xFFFFF) +
+  p.lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(dep & 0xFFFFF) +
              " gdma_id=" + std::to_string(p.gdma_id & 0xFFFFF) +
              (load ? " gdma_dir=0 gdma_func=0\n" : " gdma_dir=1 gdma_func=0\n");
   p.gdma_free = begin + dur + 1;
@@ -26913,13 +28306,16 @@ void add_compute(program& p, std::uint64_t ready, Rnd& rnd) {
              " layer_type=" + kind.layer + " layer_name=\n";
   const auto ops = rnd(1, 4);
   for (std::uint64_t k = 0; k < ops; ++k) {
-    const std::uint64_t begin = k == 0 ? std::max(ready, p.tiu_free) : p.tiu_free + rnd(0, 30);
+    const std::uint64_t issue = k == 0 ? 0 : rnd(0, 30);
+    const std::uint64_t begin = k == 0 ? std::max(ready, p.tiu_free) : p.tiu_free + issue;
     const std::uint64_t dur = rnd(4, 3000);
     ++p.bd_id;
     const float r =
         write_tiu(kind.kind, p.tcmd.grow(kind.len), p.bd_id & 0xFFFFF, p.gdma_id & 0xFFFFF, rnd);
     p.tiu.push_back({engine::tiu, p.bd_id, p.gdma_id, begin, begin + dur, 0, direction::none, &kind,
                      p.layer_id, r});
+    if (p.deps)
+      p.tiu_sched.push_back(add_sched(p, engine::tiu, dur, 1 + issue, gdma_index(p, p.gdma_id)));
     p.lines += "[bmprofile] bd cmd_id bd_id=" + std::to_string(p.bd_id & 0xFFFFF) +
                " gdma_id=" + std::to_string(p.gdma_id & 0xFFFFF) +
                " bd_func=" + std::to_string(kind.tsk) + "\n";
@@ -26928,21 +28324,42 @@ void add_compute(program& p, std::uint64_t ready, Rnd& rnd) {
   ++p.layer_id;
 }
 
-/// The end markers: TIU sys.end (has a PMU record), GDMA SYS (has none).
+/// The end markers: TIU sys.end (has a PMU record; under --deps it waits for the last GDMA
+/// command), GDMA SYS (has none).
 template <class Rnd>
 void add_end(program& p, Rnd& rnd) {
   const std::uint64_t begin = std::max(p.tiu_free, p.gdma_free);
+  const std::uint32_t dep = p.deps ? p.gdma_id : 0;
   ++p.bd_id;
-  const float r = write_tiu(tiu_kind::sys_end, p.tcmd.grow(16), p.bd_id & 0xFFFFF, 0, rnd);
-  p.tiu.push_back({engine::tiu, p.bd_id, 0, begin, begin + 4, 0, direction::none, &sys_end_kind,
+  const float r = write_tiu(tiu_kind::sys_end, p.tcmd.grow(16), p.bd_id & 0xFFFFF, dep, rnd);
+  p.tiu.push_back({engine::tiu, p.bd_id, dep, begin, begin + 4, 0, direction::none, &sys_end_kind,
                    p.layer_id, r});
+  if (p.deps) p.tiu_sched.push_back(add_sched(p, engine::tiu, 4, 1, gdma_index(p, dep)));
   p.lines += "[bmprofile] global_layer: layer_id=" + std::to_string(p.layer_id) +
              " layer_type=End layer_name=end\n";
   p.lines += "[bmprofile] bd cmd_id bd_id=" + std::to_string(p.bd_id & 0xFFFFF) +
-             " gdma_id=0 bd_func=15\n";
+             " gdma_id=" + std::to_string(dep & 0xFFFFF) + " bd_func=15\n";
   p.lines += "[bmprofile] gdma cmd_id bd_id=0 gdma_id=" + std::to_string(p.gdma_id + 1) +
              " gdma_dir=0 gdma_func=6\n";
   p.lines += "[bmprofile] end to run subnet_id=0\n[bmprofile] core_list=0,\n";
+}
+
+/// --deps: the times of every command from the program's dependencies (dep_schedule.hpp).
+inline void schedule_program(program& p) {
+  std::int64_t free[2] = {0, static_cast<std::int64_t>(mon_start)};
+  schedule(p.sched, free, *p.deps);
+  auto at = [&](std::int64_t i, std::uint64_t& b, std::uint64_t& e) {
+    b = static_cast<std::uint64_t>(p.sched[static_cast<std::size_t>(i)].begin);
+    e = static_cast<std::uint64_t>(p.sched[static_cast<std::size_t>(i)].end);
+  };
+  for (std::size_t k = 0; k < p.tiu.size(); ++k) at(p.tiu_sched[k], p.tiu[k].begin, p.tiu[k].end);
+  for (std::size_t k = 0; k < p.gdma.size(); ++k)
+    at(p.gdma_sched[k], p.gdma[k].begin, p.gdma[k].end);
+  for (std::size_t k = 0; k < p.fw.size(); ++k) at(p.fw_sched[k], p.fw[k].begin, p.fw[k].end);
+  for (std::size_t k = 0; k < p.tail.size(); ++k)
+    at(p.tail_sched[k], p.tail[k].begin, p.tail[k].end);
+  p.tiu_free = p.tiu.back().end + 1;
+  p.gdma_free = p.gdma.empty() ? p.gdma_free : p.gdma.back().end + 1;
 }
 
 /// Generates the program: firmware records, `o.layers` layer groups, the firmware tail,
@@ -26958,24 +28375,35 @@ program make_program(const bm1684x_options& o, Rnd& rnd) {
             std::to_string(o.tpu_freq_mhz) + "\n[bmprofile] is_mlir=1\n...Start Profile Log...\n" +
             "[bmprofile] start to run subnet_id=0\n";
   // firmware GDMA command before the static stream (paired with the NODE_SET)
-  if (o.firmware_records) p.fw.push_back({mon_start, mon_start + 7124, 196608});
+  p.deps = o.deps.enabled ? &o.deps : nullptr;
+  if (o.firmware_records) {
+    p.fw.push_back({mon_start, mon_start + 7124, 196608});
+    p.fw_sched.push_back(add_sched(p, engine::gdma, 7124, 0, -1));
+  }
+  p.gdma_gap = o.firmware_records ? 4876 : 12000;  // --deps: the first static GDMA's issue
+  std::uint32_t done[2] = {0, 0};  // last TIU command of the layers before the previous one
   for (std::size_t L = 0; L < o.layers; ++L) {
     const auto loads = rnd(1, 3);
     std::uint64_t ready = 0;
     for (std::uint64_t k = 0; k < loads; ++k) {
-      add_dma(p, true, 0, rnd);
+      add_dma(p, true, 0, rnd, done[0]);  // --deps: the buffer of layer L-2 is free again
       ready = p.gdma.back().end;
     }
     add_compute(p, ready, rnd);
+    done[0] = done[1];
+    done[1] = p.bd_id;
     // store, after the compute (the GDMA waits for the last TIU op)
-    if (rnd(0, 2) == 0) add_dma(p, false, p.tiu_free, rnd);
+    if (rnd(0, 2) == 0) add_dma(p, false, p.tiu_free, rnd, p.bd_id);
   }
   if (o.firmware_records && o.firmware_tail) {
     const std::uint64_t t = std::max(p.tiu_free, p.gdma_free) + 16000;
     p.tail.push_back({t, t + 2542, 57344});
     p.tail.push_back({t + 2546, t + 2993, 3584});
+    p.tail_sched.push_back(add_sched(p, engine::gdma, 2542, 16001, -1));  // GDMA order only
+    p.tail_sched.push_back(add_sched(p, engine::gdma, 447, 4, -1));
   }
   add_end(p, rnd);
+  if (p.deps) schedule_program(p);
   const std::uint64_t tiu_cap = std::max<std::uint64_t>(1u << 20, p.tiu.size() + 1);
   const std::uint64_t gdma_cap = std::max<std::uint64_t>(1u << 20, p.gdma.size() + 4);
   p.lines += "[bmprofile] mtype=1 addr=4901421056 size=" + std::to_string(32 * tiu_cap) +
@@ -27266,11 +28694,15 @@ inline std::vector<engine_event> expected_events(const program& p, const bm1684x
 
 }  // namespace tpuprof::synth::bm1684x_detail
 // ---- end <tpuprof/synth/bm1684x/expected.hpp>
+// ---- begin <tpuprof/synth/generated_dump.hpp>
+/// generated_dump: what a bmprofile generator returns, its files and the events they encode.
+
+
 
 namespace tpuprof::synth {
 
 /// A generated dump: its files (names + bytes) and the events a correct
-/// decoder must produce (hardware events, TIU then GDMA, in PMU order).
+/// decoder must produce (hardware events, in the decoder's list order).
 struct generated_dump {
   std::vector<std::pair<std::string, std::vector<std::byte>>> files;
   std::vector<engine_event> expected;  ///< op/op_type ids are indexes into `names`
@@ -27282,6 +28714,11 @@ struct generated_dump {
   /// Writes every file into `dir` (created), each atomically.
   void write_directory(const std::filesystem::path& dir) const { write_dump_directory(files, dir); }
 };
+
+}  // namespace tpuprof::synth
+// ---- end <tpuprof/synth/generated_dump.hpp>
+
+namespace tpuprof::synth {
 
 /// Generates a BM1684X dump: one static subnet, `layers` layer groups of GDMA
 /// loads, TIU ops (each waiting on the last load) and stores, with TIU/DMA
@@ -27309,6 +28746,16 @@ inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
 /// cdm_synth: a seedable generator of SG2260-family (AKS, AKSV) operator-path
 /// dumps: global.profile, cdmlib0_N.profile per core and cdma_P.profile per
 /// port, plus the events a correct decoder must produce from them.
+
+
+// ---- begin <tpuprof/synth/cdm_synth_deps.hpp>
+/// cdm_synth_deps: `--deps` for the SG2260-family generator. After the commands are drawn,
+/// each core's TIU and GDMA data commands are interleaved into one issue order; a command
+/// waits, with probability 1/2, for the last command of the other engine issued before it (so
+/// every dependency points backwards and no engine deadlocks). TIU, GDMA and SDMA are then
+/// scheduled in order (dep_schedule.hpp) from the drawn durations, scaled per engine; init
+/// records, VSDMA sends and CDMA ports keep their times. Mode 2 writes the dependencies into
+/// the register images (TIU bits 17..37, DMA bits 64..84: enable bit 20 + 20-bit id).
 
 
 // ---- begin <tpuprof/synth/cdm_synth_draw.hpp>
@@ -27818,6 +29265,10 @@ struct cdm_synth_options {
   bool out_of_order = false;    ///< write some SDMA records swapped with their successor
   int missing_core = -1;        ///< core whose file is not written (-1 = none)
   double function_ratio = 0.6;  ///< share of commands inside kernel functions
+  /// Schedule TIU, GDMA and SDMA from dependencies between TIU and GDMA (written into the
+  /// mode-2 register images; modes 0/1 carry none), durations scaled per engine
+  /// (cdm_synth_deps.hpp). Off (default): the historical schedule, byte-identical dumps.
+  dep_options deps{};
 };
 
 namespace detail {
@@ -27850,7 +29301,11 @@ struct gen_cmd {
   bool dropped = false;    // trimmed by the decoder (init / CDMA send)
   std::int32_t func = -1;  // index into function names
   std::int32_t scope = -1;
-  unsigned seq = 0;  // dispatch order key
+  /// --deps: dispatch order key (start time at scale 1, so every scale dispatches alike)
+  std::int64_t seq = 0;
+  /// --deps: the command it waits for (engine index on the same core, index), -1 = none
+  int dep_eng = -1;
+  std::size_t dep_idx = 0;
 };
 
 /// Per core: the commands of TIU, GDMA, SDMA and the alignment anchor.
@@ -28050,6 +29505,20 @@ inline void draw_cdma_commands(gen_state& gs) {
     for (std::size_t i = 0; i < v.size(); ++i) v[i].id = i + 1;
 }
 
+/// The 21-bit dependency field of `g`: bit 20 enables it, the low 20 bits are the awaited
+/// command's 1-based id (PMU id + 1) on the other engine; 0 = none.
+inline std::uint64_t dep_field(const core_gen& cg, const gen_cmd& g) {
+  if (g.dep_eng < 0) return 0;
+  const auto& a = cg.eng[g.dep_eng][g.dep_idx];
+  return (std::uint64_t{1} << 20) | ((a.id + 1) & 0xFFFFF);
+}
+/// ORs a 21-bit field at bit `lo` into a little-endian image.
+inline void put_dep(std::vector<std::byte>& d, unsigned lo, std::uint64_t v) {
+  for (unsigned i = 0; i < 21; ++i)
+    if ((v >> i) & 1 && (lo + i) / 8 < d.size())
+      d[(lo + i) / 8] |= static_cast<std::byte>(1u << ((lo + i) % 8));
+}
+
 /// Kernel functions and the DYN_DATA words (and mode-2 DYN_EXTRA images) of each core.
 template <class Chip>
 void write_dyn_streams(gen_state& gs) {
@@ -28088,6 +29557,9 @@ void write_dyn_streams(gen_state& gs) {
       for (unsigned p = 0; p < nports; ++p)
         for (std::size_t i = 0; i < ports[p].size(); ++i)
           order.push_back({3, p, i, ports[p][i].start, ports[p][i].dropped ? 0 : 1});
+    if (o.deps.enabled)  // dispatch order of the unscaled schedule
+      for (auto& r : order)
+        if (r.eng < 3 && r.pri == 1) r.start = cg.eng[r.eng][r.idx].seq;
     std::stable_sort(order.begin(), order.end(), [](const ref& a, const ref& b) {
       return a.pri != b.pri ? a.pri < b.pri : a.start < b.start;
     });
@@ -28142,6 +29614,7 @@ void write_dyn_streams(gen_state& gs) {
         std::vector<std::byte> img;
         if (r.eng == 0) {
           img = cdm_images::write_tiu<Chip>(g.tsk, g.eu, g.dtype, img_rnd).bytes;
+          put_dep(img, 17, dep_field(cg, g));
         } else if (r.eng == 3) {
           bit_image b(128);
           b.set(4, 4, g.tsk);
@@ -28160,6 +29633,7 @@ void write_dyn_streams(gen_state& gs) {
             b.set(544, 13, tag(g.src) << 8);
             b.set(608, 13, tag(g.dst) << 8);
           }
+          if (r.eng < 3) b.set(64, 21, dep_field(cg, g));
           img = b.bytes();
         }
         extras[c].push_back(std::move(img));
@@ -28200,6 +29674,78 @@ inline void order_sdma(gen_state& gs) {
 }  // namespace detail
 }  // namespace tpuprof::synth
 // ---- end <tpuprof/synth/cdm_synth_draw.hpp>
+
+namespace tpuprof::synth::detail {
+
+/// The schedule of one core (issue order and dependencies drawn from `rng`), at `scale`.
+inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& o, bool keys) {
+  auto uni = [&rng](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  std::vector<sched_cmd> prog;
+  std::vector<std::pair<int, std::size_t>> at;  // (engine, index) of each program entry
+  std::array<std::int64_t, 3> free{};
+  std::array<std::size_t, 3> next{};
+  for (int e = 0; e < 3; ++e) {
+    auto& v = cg.eng[e];
+    while (next[e] < v.size() && v[next[e]].dropped) ++next[e];
+    free[e] = next[e] > 0 ? v[next[e] - 1].end : cg.anchor;
+  }
+  std::array<std::int64_t, 3> last{-1, -1, -1};  // program index of each engine's last command
+  auto add = [&](int e) {
+    auto& g = cg.eng[e][next[e]];
+    const bool first = last[e] < 0;
+    sched_cmd c{static_cast<engine>(e),
+                static_cast<std::uint8_t>(e),
+                g.end - g.start,
+                first ? g.start - free[e] : uni(1, 30),
+                -1,
+                0,
+                0};
+    const int other = e == 0 ? 1 : 0;
+    g.dep_eng = -1;
+    if (e < 2 && !g.sys && last[other] >= 0 && uni(0, 1) == 0) {
+      c.dep = last[other];
+      g.dep_eng = other;
+      g.dep_idx = at[static_cast<std::size_t>(c.dep)].second;
+    }
+    last[e] = static_cast<std::int64_t>(prog.size());
+    prog.push_back(c);
+    at.emplace_back(e, next[e]++);
+  };
+  auto left = [&](int e) { return cg.eng[e].size() - next[e]; };
+  while (left(0) + left(1) > 0) {  // TIU and GDMA interleaved evenly
+    const auto lt = static_cast<std::int64_t>(left(0)), lg = static_cast<std::int64_t>(left(1));
+    add(uni(1, lt + lg) <= lt ? 0 : 1);
+  }
+  while (left(2) > 0) add(2);
+  schedule(prog, free, o);
+  for (std::size_t i = 0; i < prog.size(); ++i) {
+    auto& g = cg.eng[at[i].first][at[i].second];
+    if (keys) g.seq = prog[i].begin;
+    g.start = prog[i].begin;
+    g.end = prog[i].end;
+  }
+}
+
+/// --deps: every core's TIU, GDMA and SDMA commands rescheduled (no-op when off).
+inline void schedule_deps(gen_state& gs) {
+  if (!gs.o.deps.enabled) return;
+  dep_options unscaled = gs.o.deps;
+  unscaled.scale = {1.0, 1.0, 1.0, 1.0};
+  for (unsigned c = 0; c < gs.ncores; ++c) {
+    const std::mt19937_64 rng(gs.o.seed ^ 0x646570735F736368ull ^ (std::uint64_t{c} << 48));
+    core_gen keyed = gs.cores[c];
+    schedule_core(keyed, rng, unscaled, true);  // the dispatch order, the same at every scale
+    auto& cg = gs.cores[c];
+    for (int e = 0; e < 3; ++e)
+      for (std::size_t i = 0; i < cg.eng[e].size(); ++i) cg.eng[e][i].seq = keyed.eng[e][i].seq;
+    schedule_core(cg, rng, gs.o.deps, false);
+  }
+}
+
+}  // namespace tpuprof::synth::detail
+// ---- end <tpuprof/synth/cdm_synth_deps.hpp>
 
 namespace tpuprof::synth {
 
@@ -28432,6 +29978,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o) {
   detail::gen_state gs = detail::plan<Chip>(o);
   detail::draw_core_commands(gs);
   detail::draw_cdma_commands(gs);
+  detail::schedule_deps(gs);
   detail::write_dyn_streams<Chip>(gs);
   detail::order_sdma(gs);
   cdm_synth_result res;
@@ -28447,6 +29994,738 @@ inline io::dump_files as_dump_files(const cdm_synth_result& r, std::string label
 
 }  // namespace tpuprof::synth
 // ---- end <tpuprof/synth/cdm_synth.hpp>
+// ---- begin <tpuprof/synth/indexed_synth.hpp>
+/// Synthetic position-paired dumps (BM1688, CV184X `bmprofile_data-N`), one generator for every
+/// chip with an indexed_layout: seedable, any size, 1 or 2 cores (send_msg / wait_msg barrier),
+/// real command encodings, firmware GDMA records, optional 32-bit counter wraps, and the events
+/// they encode. The stages are in synth/indexed/.
+
+
+// ---- begin <tpuprof/synth/indexed/expected.hpp>
+/// The events a correct decoder must yield for a synthetic position-paired dump, computed from
+/// the counters' unwrapped values with the vendor's arithmetic (bm1688-notes.md §4): ns =
+/// int(raw / MHz * 1000), the leading send_msg record dropped, cores aligned on their first
+/// wait_msg, one origin (the earliest first record), cycle = int(ns * MHz / 1000).
+
+
+// ---- begin <tpuprof/synth/indexed/iter_profile.hpp>
+/// iter0.profile of a synthetic position-paired dump: the SUMMARY block, one COMMAND block per
+/// core, then per core its TIU and GDMA PMU records. The counters count one ns time base (plus
+/// a per-core skew) in each engine's clock, 32 bits wide.
+
+
+// ---- begin <tpuprof/synth/indexed/layout.hpp>
+/// What the generic generator of position-paired dumps (indexed_synth.hpp) must know of a chip
+/// beyond its traits: its register and ISA tables, how its PMU records are laid out for
+/// writing (the traits only read them), DDR/local address tags and the codes its runtime and
+/// the vendor tool accept. One specialization per chip; the generator itself is generic.
+
+
+
+namespace tpuprof::synth {
+
+template <class Chip>
+struct indexed_layout;
+
+/// BM1688 (docs/chips/bm1688-notes.md §3, the real capture's records).
+template <>
+struct indexed_layout<chips::bm1688> {
+  static constexpr const auto& tables = regs::bm1688::all_tables;
+  static constexpr const auto& tiu_isa = chips::bm1688_isa::tiu_entries;
+  static constexpr const auto& gdma_isa = chips::bm1688_isa::gdma_entries;
+  /// NPU_NUM, EU_BYTES, IC_PARALLEL of BM1688.h (the vendor's uArch formulas).
+  static constexpr unsigned npu = 32, eu_bytes = 16, ic_parallel = 32;
+  static constexpr std::string_view tpu_freq = "0";  ///< as the real capture
+  /// Firmware GDMA records before the network (ids 0..n-1); two more follow it (ids 0, 1).
+  static constexpr unsigned firmware_before = 1;
+  static constexpr std::uint64_t bd_base = 0x12406e000, gdma_base = 0x124071000;
+  static constexpr std::string_view src_hi = "src_start_addr_h8", dst_hi = "dst_start_addr_h8";
+  /// DDR carries the GMEM tag bit 39 (0xA000000000 + offset as the compiler's gaddr).
+  static constexpr std::uint64_t ddr(std::uint64_t off) noexcept { return 0xA000000000ull + off; }
+  /// src_data_format codes: INT8, FP16, FP32, BF16 and their sizes.
+  static constexpr std::array<unsigned, 4> dma_formats{0, 1, 2, 5};
+  /// opt_*_prec codes of TIU operands: FP16, FP32, BF16.
+  static constexpr std::array<unsigned, 3> tiu_precs{1, 2, 5};
+
+  /// 32 B: start, end, u64 id:16 | load:48, num_read, stall, write, reserved = id.
+  static void tiu_record(byte_sink& b, std::uint32_t id, std::uint32_t s, std::uint32_t e) {
+    const std::uint32_t load = e - s + 1;
+    b.u32(s);
+    b.u32(e);
+    b.u64((id & 0xFFFFu) | (std::uint64_t{load} << 16));
+    b.u32(load);
+    b.u32(load);
+    b.u32(load);
+    b.u32(id & 0xFFFFu);
+  }
+  /// 256 B: DDR traffic split over the two ports, local memory traffic in fmem.
+  static void gdma_record(byte_sink& b, std::uint32_t id, std::uint32_t s, std::uint32_t e,
+                          std::uint64_t bytes, direction d) {
+    std::uint32_t w[64] = {};
+    w[0] = s;
+    w[1] = e;
+    w[2] = id & 0xFFFFFu;
+    const auto n = static_cast<std::uint32_t>(bytes), h = n / 2, r = n - n / 2;
+    const bool read_ddr = d == direction::s2l || d == direction::s2s;
+    const bool write_ddr = d == direction::l2s || d == direction::s2s;
+    if (read_ddr) {  // d0_ar, d1_ar
+      w[0x14 / 4] = h;
+      w[0x20 / 4] = r;
+    }
+    if (write_ddr) {  // d0_aw, d0_wr, d1_aw, d1_wr
+      w[0x0C / 4] = w[0x10 / 4] = h;
+      w[0x18 / 4] = w[0x1C / 4] = r;
+    }
+    if (d == direction::s2l) w[0x24 / 4] = w[0x28 / 4] = n;  // fmem_aw, fmem_wr
+    if (d == direction::l2s) w[0x2C / 4] = n;                // fmem_ar
+    b.put(w, sizeof w);
+  }
+};
+
+/// CV184X (docs/chips/bm1688-notes.md §3).
+template <>
+struct indexed_layout<chips::cv184x> {
+  static constexpr const auto& tables = regs::cv184x::all_tables;
+  static constexpr const auto& tiu_isa = chips::cv184x_isa::tiu_entries;
+  static constexpr const auto& gdma_isa = chips::cv184x_isa::gdma_entries;
+  static constexpr unsigned npu = 8, eu_bytes = 16, ic_parallel = 16;
+  static constexpr std::string_view tpu_freq = "1000";
+  static constexpr unsigned firmware_before = 4;
+  static constexpr std::uint64_t bd_base = 0x8564d000, gdma_base = 0x8564f000;
+  static constexpr std::string_view src_hi = "src_start_addr_h13", dst_hi = "dst_start_addr_h13";
+  /// DDR is 0x80000000 and up in the low 32 bits (0x20080000000 + offset as the capture).
+  static constexpr std::uint64_t ddr(std::uint64_t off) noexcept { return 0x20080000000ull + off; }
+  /// INT8, FP32, BF16: the vendor has no FP16 name for CV184X GDMA and stops on it
+  /// (bm1688-notes.md §7.8).
+  static constexpr std::array<unsigned, 3> dma_formats{0, 2, 5};
+  static constexpr std::array<unsigned, 2> tiu_precs{2, 5};
+
+  /// 16 B: u32 id:20, u32 thread/bank conflict, start, end.
+  static void tiu_record(byte_sink& b, std::uint32_t id, std::uint32_t s, std::uint32_t e) {
+    b.u32(id & 0xFFFFFu);
+    b.u32(0);
+    b.u32(s);
+    b.u32(e);
+  }
+  /// 64 B: local-memory writes in gif_mem_w, DDR writes in axi_d0_w.
+  static void gdma_record(byte_sink& b, std::uint32_t id, std::uint32_t s, std::uint32_t e,
+                          std::uint64_t bytes, direction d) {
+    std::uint32_t w[16] = {};
+    w[0] = s;
+    w[1] = e;
+    w[2] = id;
+    const auto n = static_cast<std::uint32_t>(bytes);
+    if (d == direction::s2l) w[0x28 / 4] = n;                         // gif_mem_w_cntr
+    if (d == direction::l2s || d == direction::s2s) w[0x14 / 4] = n;  // axi_d0_w_cntr
+    b.put(w, sizeof w);
+  }
+};
+
+}  // namespace tpuprof::synth
+// ---- end <tpuprof/synth/indexed/layout.hpp>
+// ---- begin <tpuprof/synth/indexed/options.hpp>
+/// What a synthetic position-paired dump (BM1688, CV184X) looks like (synth::indexed_dump).
+
+
+namespace tpuprof::synth {
+
+struct indexed_options {
+  std::uint64_t seed = 1;
+  std::size_t layers = 100;  ///< per core: each 1-3 GDMA loads, 1-4 TIU ops, 0-1 store
+  unsigned cores = 1;        ///< 2 (BM1688): both start with send_msg + wait_msg
+  /// Which 32-bit PMU counter wraps inside the run: 0 none, 1 TIU, 2 GDMA. The counters count
+  /// one common ns time base in each engine's clock, so they wrap at different times.
+  unsigned cycle_wrap = 0;
+};
+
+}  // namespace tpuprof::synth
+// ---- end <tpuprof/synth/indexed/options.hpp>
+// ---- begin <tpuprof/synth/indexed/program.hpp>
+/// The command streams of a synthetic position-paired dump, one per core: layer groups of GDMA
+/// loads, TIU ops and stores with their intended times (ns on one timeline), the firmware GDMA
+/// transfers around them, the cmd_*.dat buffers and global.profile's lines, generated together
+/// so that they agree.
+
+
+// ---- begin <tpuprof/synth/indexed/encode.hpp>
+/// Real command encodings for the generic generator of position-paired dumps: the head of a
+/// command from the chip's ISA table (class, op), every other field by name through the chip's
+/// generated register tables, and the alg / uArch ops the vendor's opdef.py computes for it.
+
+
+
+namespace tpuprof::synth::indexed_detail {
+
+/// The register table of class `cls` (a sheet name may carry its code: "DMA_tensor（0x000）");
+/// std::logic_error when the chip has none (a generator bug).
+template <class L>
+const regs::reg_table& table(std::string_view cls) {
+  for (const auto* t : L::tables)
+    if (t->sheet.substr(0, t->sheet.find("（")) == cls) return *t;
+  throw std::logic_error("synth: no register table " + std::string(cls));
+}
+
+/// The ISA entry of (class, op) of engine TIU (`tiu`) or GDMA.
+template <class L>
+chips::isa_entry isa(bool tiu, std::string_view cls, std::string_view op) {
+  const auto find = [&](const auto& entries) {
+    for (const auto& e : entries)
+      if (e.cls == cls && e.op == op) return e;
+    throw std::logic_error("synth: no ISA entry " + std::string(cls) + " " + std::string(op));
+  };
+  return tiu ? find(L::tiu_isa) : find(L::gdma_isa);
+}
+
+/// A command being written into zeroed bytes: fields set by name.
+struct cmd_writer {
+  std::byte* d;
+  const regs::reg_table* t;
+  bool has(std::string_view f) const { return t->find(f).has_value(); }
+  void set(std::string_view f, std::uint64_t v) const {
+    const auto i = t->find(f);
+    if (!i)
+      throw std::logic_error("synth: no field " + std::string(f) + " in " + std::string(t->sheet));
+    put(d, t->fields[*i], v);
+  }
+};
+
+/// Appends a command of (class, op) to `out` with its head (short bit, type, sub type) and
+/// dependency set; the caller fills the rest right away (the pointer lives until the next append).
+template <class L>
+cmd_writer begin_cmd(byte_sink& out, bool tiu, std::string_view cls, std::string_view op,
+                     std::uint32_t dep) {
+  const auto e = isa<L>(tiu, cls, op);
+  cmd_writer w{out.grow(e.length), &table<L>(cls)};
+  if (w.has("cmd_short")) w.set("cmd_short", e.short_code == 1 ? 1 : 0);
+  w.set(tiu ? "tsk_typ" : "cmd_type", e.type);
+  w.set(tiu ? "tsk_eu_typ" : "cmd_special_function", e.sub);
+  w.set("cmd_id_dep", dep);
+  return w;
+}
+
+/// Bytes per element of a precision / data-format code (0 INT8, 1 FP16, 2 FP32, 5 BF16).
+constexpr unsigned elem_size(unsigned code) noexcept {
+  return code == 0 ? 1 : code == 2 ? 4 : 2;
+}
+/// Execution units per lane for a precision (EU_BYTES / element size).
+template <class L>
+constexpr std::uint64_t eu_num(unsigned prec) noexcept {
+  return L::eu_bytes / elem_size(prec);
+}
+inline float ops_rate(double alg, double arch) noexcept {
+  return static_cast<float>(alg / arch);
+}
+
+/// The TIU ops the generator writes (short forms, as the compiler emits them).
+enum class tiu_kind : std::uint8_t { add, max, copy, cast, maxpool, conv, send, wait, end };
+struct tiu_op {
+  tiu_kind kind;
+  std::string_view cls, op, layer;
+};
+inline constexpr tiu_op tiu_ops[] = {{tiu_kind::add, "sAR", "arith.add", "Add"},
+                                     {tiu_kind::max, "sAR", "arith.max", "Max"},
+                                     {tiu_kind::copy, "sAR", "arith.copy", "Copy"},
+                                     {tiu_kind::cast, "sAR", "arith.cast", "Cast"},
+                                     {tiu_kind::maxpool, "sPorD", "pord.maxpooling", "MaxPool"},
+                                     {tiu_kind::conv, "sCONV", "conv.normal", "Conv2D"}};
+inline constexpr tiu_op send_op{tiu_kind::send, "SYS", "system.send_msg", "CoreSync"};
+inline constexpr tiu_op wait_op{tiu_kind::wait, "SYS", "system.wait_msg", "CoreSync"};
+inline constexpr tiu_op end_op{tiu_kind::end, "SYS", "system.end", "End"};
+
+/// Local-memory offset: bank `bank` plus a 64-byte aligned offset inside it.
+template <class Chip>
+std::uint64_t lmem(unsigned bank, std::uint64_t off64) noexcept {
+  return bank * Chip::local_bank_size + (off64 * 64) % Chip::local_bank_size;
+}
+
+/// Writes one TIU command of `o` (random plausible shapes and precisions); returns alg / uArch
+/// ops as the vendor computes them (1 for SYS).
+template <class Chip, class Rnd>
+float write_tiu(byte_sink& out, const tiu_op& o, std::uint32_t dep, unsigned msg, Rnd&& rnd) {
+  using L = indexed_layout<Chip>;
+  const cmd_writer w = begin_cmd<L>(out, true, o.cls, o.op, dep);
+  if (o.cls == "SYS") {
+    // Msg Id in imm bits 0-6, the send / wait count at 16-18 (BM1688; CV184X's SYS has no imm)
+    if (o.kind != tiu_kind::end && w.has("imm")) w.set("imm", msg | (std::uint64_t{2} << 16));
+    return 1.0f;
+  }
+  const unsigned prec = L::tiu_precs[rnd(0, L::tiu_precs.size() - 1)];
+  const std::uint64_t n = rnd(1, 2), c = rnd(1, 128);
+  const std::uint64_t ac = align_up(c, L::npu), eu = eu_num<L>(prec);
+  w.set("opt_opd0_prec", prec);
+  w.set("res0_n", n);
+  w.set("res0_c", c);
+  w.set("res0_addr", lmem<Chip>(8, rnd(0, 255)));
+  w.set("opd0_addr", lmem<Chip>(0, rnd(0, 255)));
+  if (o.cls == "sAR") {
+    const std::uint64_t h = rnd(1, 16), wd = rnd(1, 64);
+    const bool two = o.kind == tiu_kind::add || o.kind == tiu_kind::max;
+    const unsigned out_prec = o.kind == tiu_kind::cast ? (prec == 2 ? 5u : 2u) : prec;
+    w.set("opt_res0_prec", out_prec);
+    w.set("tsk_opd_num", two ? 2 : 1);
+    w.set("res0_h", h);
+    w.set("res0_w", wd);
+    if (two) {
+      w.set("opt_opd1_prec", prec);
+      w.set("opd1_addr", lmem<Chip>(4, rnd(0, 255)));
+    }
+    return ops_rate(static_cast<double>(n * c * h * wd),
+                    static_cast<double>(n * ac * align_up(h * wd, eu)));
+  }
+  if (o.cls == "sPorD") {
+    const std::uint64_t oh = rnd(1, 16), ow = rnd(1, 32), k = rnd(2, 3), st = rnd(1, 2);
+    w.set("opt_res0_prec", prec);
+    w.set("opt_opd3_const", 1);  // padding value: an immediate
+    w.set("res_op_x_str", st);
+    w.set("res_op_y_str", st);
+    w.set("res0_h", oh);
+    w.set("res0_w", ow);
+    w.set("opd0_h", (oh - 1) * st + k);
+    w.set("opd0_w", (ow - 1) * st + k);
+    w.set("opd1_h", k);
+    w.set("opd1_w", k);
+    const double per = 2.0 * static_cast<double>(k * k) - 1;
+    return ops_rate(static_cast<double>(n * c * oh * ow) * per,
+                    static_cast<double>(n * ac * align_up(oh * ow, eu)) * per);
+  }
+  // sCONV: oc = res0_c, no bias (opt_opd2_const 0)
+  const std::uint64_t ic = rnd(1, 64), oh = rnd(1, 16), ow = rnd(1, 32);
+  const std::uint64_t k = rnd(0, 1) ? 3 : 1, st = rnd(1, 2);
+  w.set("opt_res0_prec", prec);
+  w.set("opt_opd1_prec", prec);
+  w.set("opt_opd3_const", 1);
+  w.set("res_op_x_str", st);
+  w.set("res_op_y_str", st);
+  w.set("res0_h", oh);
+  w.set("res0_w", ow);
+  w.set("opd0_c", ic);
+  w.set("opd0_h", (oh - 1) * st + k);
+  w.set("opd0_w", (ow - 1) * st + k);
+  w.set("opd1_h", k);
+  w.set("opd1_w", k);
+  w.set("opd1_addr", lmem<Chip>(4, rnd(0, 255)));
+  w.set("opd2_addr", lmem<Chip>(12, rnd(0, 255)));
+  std::uint64_t aic = ic, align_hw = 4;  // CubeOutputHeightWidthAlignNum
+  if (prec == 2)
+    align_hw = eu;
+  else
+    aic = align_up(ic, L::ic_parallel / elem_size(prec));
+  const double per = static_cast<double>(2 * ic * k * k) - 1;
+  const double aper = static_cast<double>(2 * aic * k * k) - 1;
+  return ops_rate(static_cast<double>(n * c * oh * ow) * per,
+                  static_cast<double>(n * ac * align_up(oh * ow, align_hw)) * aper);
+}
+
+/// Writes one dma.tensor moving an n·c·h·w tensor between DDR and local memory (`load`: DDR to
+/// local); returns its bytes.
+template <class Chip, class Rnd>
+std::uint64_t write_dma_tensor(byte_sink& out, std::uint32_t dep, bool load, Rnd&& rnd) {
+  using L = indexed_layout<Chip>;
+  const cmd_writer w = begin_cmd<L>(out, false, "DMA_tensor", "dma.tensor", dep);
+  const unsigned fmt = L::dma_formats[rnd(0, L::dma_formats.size() - 1)];
+  const std::uint64_t n = rnd(1, 2), c = rnd(1, 64), h = rnd(1, 16), wd = rnd(1, 64);
+  w.set("stride_enable", 1);
+  w.set("src_data_format", fmt);
+  const std::uint64_t cs = align_up(h * wd, eu_num<L>(fmt));
+  const std::uint64_t g[4] = {c * h * wd, h * wd, wd, 1};
+  const std::uint64_t l[4] = {(c + L::npu - 1) / L::npu * cs, cs, wd, 1};
+  const std::uint64_t* src = load ? g : l;
+  const std::uint64_t* dst = load ? l : g;
+  static constexpr std::string_view dims[4] = {"n", "c", "h", "w"};
+  const std::uint64_t size[4] = {n, c, h, wd};
+  for (int i = 0; i < 4; ++i) {
+    w.set("src_" + std::string(dims[i]) + "stride", src[i]);
+    w.set("dst_" + std::string(dims[i]) + "stride", dst[i]);
+    w.set("src_" + std::string(dims[i]) + "size", size[i]);
+    w.set("dst_" + std::string(dims[i]) + "size", size[i]);
+  }
+  const std::uint64_t ddr = L::ddr(rnd(0, 0xFFFFF) * 64);
+  const std::uint64_t lm = lmem<Chip>(static_cast<unsigned>(rnd(0, 7)), rnd(0, 255));
+  const std::uint64_t s = load ? ddr : lm, t = load ? lm : ddr;
+  w.set("src_start_addr_l32", s & 0xFFFFFFFFu);
+  w.set(L::src_hi, s >> 32);
+  w.set("dst_start_addr_l32", t & 0xFFFFFFFFu);
+  w.set(L::dst_hi, t >> 32);
+  w.set("localmem_mask_l32", 0xFFFFFFFFu);
+  w.set("localmem_mask_h32", 0xFFFFFFFFu);
+  return n * c * h * wd * elem_size(fmt);
+}
+
+}  // namespace tpuprof::synth::indexed_detail
+// ---- end <tpuprof/synth/indexed/encode.hpp>
+
+namespace tpuprof::synth::indexed_detail {
+
+/// One command of a core's list with its intended times (ns).
+struct icmd {
+  std::uint64_t begin = 0, end = 0;
+  std::uint64_t bytes = 0;
+  direction dir = direction::none;
+  std::string_view cls, op;
+  std::int32_t layer_id = -1;  ///< -1: no node line (the final end commands)
+  float rate = std::numeric_limits<float>::quiet_NaN();
+};
+
+/// A firmware GDMA transfer (a PMU record without a command, dropped by the id-0 trim).
+struct fw_rec {
+  std::uint64_t begin, end, bytes;
+};
+
+/// One core's program; `gdma.back()` is the chain end, which has no PMU record.
+struct core_program {
+  std::vector<icmd> tiu, gdma;
+  std::vector<fw_rec> fw_before, fw_after;
+  byte_sink tcmd, gcmd;
+  std::uint64_t tiu_free = 0, gdma_free = 0;
+};
+
+/// Every core and global.profile's body.
+struct program {
+  std::vector<core_program> cores;
+  std::string lines;
+  std::int32_t layer_id = 10;
+  std::uint64_t end_ns = 0;
+};
+
+/// The time of every core's first wait_msg (the vendor aligns cores there).
+inline constexpr std::uint64_t barrier_ns = 40000;
+
+inline void layer_line(program& p, bool local, std::string_view type) {
+  p.lines += std::string("[bmprofile] ") + (local ? "local_layer" : "global_layer") +
+             ": layer_id=" + std::to_string(p.layer_id) + " layer_type=" + std::string(type) +
+             " layer_name=\n";
+}
+
+/// Appends TIU command `o` of core `c` at `begin` for `dur` ns, with its node line.
+template <class Chip, class Rnd>
+void add_tiu(program& p, unsigned c, const tiu_op& o, std::uint64_t begin, std::uint64_t dur,
+             Rnd& rnd) {
+  auto& k = p.cores[c];
+  const auto dep = static_cast<std::uint32_t>(k.gdma.size());
+  const float r = write_tiu<Chip>(k.tcmd, o, dep, 3 + c, rnd);
+  const bool end = o.kind == tiu_kind::end;
+  k.tiu.push_back({begin, begin + dur, 0, direction::none, o.cls, o.op, end ? -1 : p.layer_id, r});
+  k.tiu_free = begin + dur + 1;
+  if (!end)
+    p.lines += "[bmprofile] gdma cmd_id bd_id=0 gdma_id=" + std::to_string(dep) +
+               " bd_func=" + std::to_string(isa<indexed_layout<Chip>>(true, o.cls, o.op).type) +
+               " core=" + std::to_string(c) + "\n";
+}
+
+/// One dma.tensor of core `c` in its own layer (load: DDR -> local, else local -> DDR).
+template <class Chip, class Rnd>
+void add_dma(program& p, unsigned c, bool load, std::uint64_t earliest, Rnd& rnd) {
+  auto& k = p.cores[c];
+  const auto dep = static_cast<std::uint32_t>(k.tiu.size());
+  layer_line(p, true, load ? "Load" : "Store");
+  const std::uint64_t bytes = write_dma_tensor<Chip>(k.gcmd, dep, load, rnd);
+  const std::uint64_t dur = 60 + bytes / rnd(8, 24);
+  const std::uint64_t begin = std::max(k.gdma_free, earliest) + rnd(0, 40);
+  k.gdma.push_back({begin, begin + dur, bytes, load ? direction::s2l : direction::l2s, "DMA_tensor",
+                    "dma.tensor", p.layer_id});
+  k.gdma_free = begin + dur + 1;
+  p.lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(dep) +
+             " gdma_id=0 gdma_dir=0 gdma_func=0 core=" + std::to_string(c) + "\n";
+  ++p.layer_id;
+}
+
+/// 1-4 TIU ops of one kind; the first waits for `ready` (the last load's end).
+template <class Chip, class Rnd>
+void add_compute(program& p, unsigned c, std::uint64_t ready, Rnd& rnd) {
+  const tiu_op& o = tiu_ops[rnd(0, std::size(tiu_ops) - 1)];
+  layer_line(p, true, o.layer);
+  const auto ops = rnd(1, 4);
+  for (std::uint64_t i = 0; i < ops; ++i) {
+    auto& k = p.cores[c];
+    const std::uint64_t begin = i == 0 ? std::max(ready, k.tiu_free) : k.tiu_free + rnd(0, 30);
+    add_tiu<Chip>(p, c, o, begin, rnd(20, 3000), rnd);
+  }
+  ++p.layer_id;
+}
+
+/// Core `c`: firmware transfers, the barrier (several cores), the layers, the end commands and
+/// the firmware transfers after the network.
+template <class Chip, class Rnd>
+void make_core(program& p, unsigned c, const indexed_options& o, Rnd& rnd) {
+  using L = indexed_layout<Chip>;
+  auto& k0 = p.cores[c];
+  std::uint64_t t = rnd(0, 2000);
+  for (unsigned i = 0; i < L::firmware_before; ++i) {  // e.g. copying the input in
+    const std::uint64_t d = rnd(3000, 6000);
+    k0.fw_before.push_back({t, t + d, 24576 * rnd(1, 4)});
+    t += d + rnd(200, 800);
+  }
+  p.cores[c].gdma_free = t + rnd(1000, 5000);
+  if (o.cores > 1) {  // send, then wait for the other cores
+    layer_line(p, false, send_op.layer);
+    add_tiu<Chip>(p, c, send_op, barrier_ns - rnd(1500, 2500), rnd(20, 60), rnd);
+    add_tiu<Chip>(p, c, wait_op, barrier_ns, rnd(100, 2000), rnd);
+    ++p.layer_id;
+  }
+  for (std::size_t i = 0; i < o.layers; ++i) {
+    const auto loads = rnd(1, 3);
+    std::uint64_t ready = 0;
+    for (std::uint64_t j = 0; j < loads; ++j) {
+      add_dma<Chip>(p, c, true, 0, rnd);
+      ready = p.cores[c].gdma.back().end;
+    }
+    add_compute<Chip>(p, c, ready, rnd);
+    if (rnd(0, 2) == 0) add_dma<Chip>(p, c, false, p.cores[c].tiu_free, rnd);
+  }
+  auto& k = p.cores[c];
+  const std::uint64_t end = std::max(k.tiu_free, k.gdma_free) + rnd(10, 100);
+  add_tiu<Chip>(p, c, end_op, end, rnd(8, 20), rnd);
+  begin_cmd<L>(k.gcmd, false, "sDMA_sys", "dma.sys.chain_end",
+               static_cast<std::uint32_t>(k.tiu.size()));
+  k.gdma.push_back({end, end, 0, direction::none, "sDMA_sys", "dma.sys.chain_end", -1});
+  const std::uint64_t f = k.tiu_free + 16000;  // copying the output out
+  k.fw_after.push_back({f, f + 2542, 57344});
+  k.fw_after.push_back({f + 2546, f + 2993, 3584});
+  // command lists end with the end command; zero padding to 128 bytes (< 128: the vendor stops)
+  k.tcmd.zeros((128 - k.tcmd.data.size() % 128) % 128);
+  k.gcmd.zeros((128 - k.gcmd.data.size() % 128) % 128);
+  p.end_ns = std::max(p.end_ns, f + 2993);
+}
+
+/// Every core's program and global.profile.
+template <class Chip, class Rnd>
+program make_program(const indexed_options& o, Rnd& rnd) {
+  using L = indexed_layout<Chip>;
+  program p;
+  p.cores.resize(o.cores);
+  p.lines =
+      "[bmprofile] arch=" + std::to_string(Chip::arch_id) +
+      "\n[bmprofile] net_name=synthetic_net\n[bmprofile] tpu_freq=" + std::string(L::tpu_freq) +
+      "\n[bmprofile] is_mlir=1\n...Start Profile Log...\n"
+      "[bmprofile] start to run subnet_id=0\n";
+  for (unsigned c = 0; c < o.cores; ++c) make_core<Chip>(p, c, o, rnd);
+  p.lines += "[bmprofile] end to run subnet_id=0\n[bmprofile] core_list=";
+  for (unsigned c = 0; c < o.cores; ++c) p.lines += std::to_string(c) + ",";
+  p.lines +=
+      "\n[bmprofile] mtype=1 addr=4917370880 size=33554432 alloc=1 free=2 "
+      "desc=bdc_perf_monitor\n[bmprofile] mtype=1 addr=4950925312 size=268435456 "
+      "alloc=1 free=2 desc=gdma_perf_monitor\n";
+  return p;
+}
+
+}  // namespace tpuprof::synth::indexed_detail
+// ---- end <tpuprof/synth/indexed/program.hpp>
+
+namespace tpuprof::synth::indexed_detail {
+
+/// The counters: raw(engine, core, t) is what a counter without wraps would read at intended
+/// time t (ns); the record holds its low 32 bits.
+struct counters {
+  std::uint64_t epoch = 0;          ///< ns of the time base at t = 0
+  std::vector<std::uint64_t> skew;  ///< per core, ns (core 0: 0)
+  std::uint64_t mhz[2] = {0, 0};    ///< TIU, GDMA
+  std::uint64_t raw(int e, unsigned c, std::uint64_t t) const {
+    return (epoch + skew[c] + t) * mhz[e] / 1000;
+  }
+};
+
+/// Per-core skews, and an epoch that puts the first wrap of the asked counter a third into the
+/// run (none: a few hundred microseconds, as the real captures).
+template <class Chip, class Rnd>
+counters place_counters(const program& p, const indexed_options& o, Rnd& rnd) {
+  counters k;
+  k.mhz[0] = static_cast<std::uint64_t>(Chip::tiu_freq_mhz);
+  k.mhz[1] = static_cast<std::uint64_t>(Chip::dma_freq_mhz);
+  k.skew.push_back(0);
+  for (unsigned c = 1; c < o.cores; ++c) k.skew.push_back(rnd(1000, 50000));
+  if (o.cycle_wrap == 0) {
+    k.epoch = rnd(100000, 300000);
+  } else {
+    const std::uint64_t f = k.mhz[o.cycle_wrap == 1 ? 0 : 1];
+    const std::uint64_t wrap_ns = ((std::uint64_t{1} << 32) * 1000 + f - 1) / f;
+    k.epoch = wrap_ns - p.end_ns / 3;
+  }
+  return k;
+}
+
+inline std::string cmd_file(std::uint64_t base, unsigned core, int eng) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "cmd_%llx_%u_%d.dat", static_cast<unsigned long long>(base), core,
+                eng);
+  return buf;
+}
+
+/// The whole iter0.profile.
+template <class Chip>
+std::vector<std::byte> iter_profile(const program& p, const counters& k) {
+  using L = indexed_layout<Chip>;
+  byte_sink it;
+  byte_sink s;  // SUMMARY: subnet 0, begin / end in us
+  s.u32(0);
+  s.u32(0);
+  s.u32(0);
+  s.u64(1764052996410254);
+  s.u64(1764052996410254 + 1000 + p.end_ns / 1000);
+  s.u64(0);
+  it.block(1, s.data);
+  for (unsigned c = 0; c < p.cores.size(); ++c) {
+    byte_sink b;
+    b.u64(L::gdma_base + c * 0x100000ull);
+    b.u64(0);
+    b.u64(L::bd_base + c * 0x100000ull);
+    b.u64(0);
+    b.u32(1);
+    b.u32(static_cast<std::uint32_t>(p.cores[c].gdma.size()));
+    b.u32(static_cast<std::uint32_t>(p.cores[c].tiu.size()));
+    it.block(8, b.data);
+  }
+  const auto u32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
+  for (unsigned c = 0; c < p.cores.size(); ++c) {
+    const auto& core = p.cores[c];
+    byte_sink t;
+    for (std::size_t i = 0; i < core.tiu.size(); ++i)
+      L::tiu_record(t, u32(i), u32(k.raw(0, c, core.tiu[i].begin)),
+                    u32(k.raw(0, c, core.tiu[i].end)));
+    it.block(3, t.data);
+    byte_sink g;
+    const auto fw = [&](const std::vector<fw_rec>& v) {
+      for (std::size_t i = 0; i < v.size(); ++i)
+        L::gdma_record(g, u32(i), u32(k.raw(1, c, v[i].begin)), u32(k.raw(1, c, v[i].end)),
+                       v[i].bytes, direction::s2s);
+    };
+    fw(core.fw_before);
+    for (std::size_t i = 0; i + 1 < core.gdma.size(); ++i)  // the chain end has no record
+      L::gdma_record(g, u32(i), u32(k.raw(1, c, core.gdma[i].begin)),
+                     u32(k.raw(1, c, core.gdma[i].end)), core.gdma[i].bytes, core.gdma[i].dir);
+    fw(core.fw_after);
+    it.block(4, g.data);
+  }
+  return it.data;
+}
+
+}  // namespace tpuprof::synth::indexed_detail
+// ---- end <tpuprof/synth/indexed/iter_profile.hpp>
+
+namespace tpuprof::synth::indexed_detail {
+
+/// One kept PMU record: its command and ns times.
+struct kept {
+  const icmd* cmd;
+  std::uint32_t id;
+  std::int64_t s, e;
+};
+
+inline std::int64_t ns_of(std::uint64_t raw, std::uint64_t mhz) {
+  return static_cast<std::int64_t>(static_cast<double>(raw) / static_cast<double>(mhz) * 1000.0);
+}
+
+/// Interns into a plain vector of names ([0] = "").
+inline name_id intern(std::vector<std::string>& names, std::string_view s) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == s) return static_cast<name_id>(i);
+  names.emplace_back(s);
+  return static_cast<name_id>(names.size() - 1);
+}
+
+/// Every expected hardware event: TIU lists of cores 0.., then GDMA lists, in record order.
+inline std::vector<engine_event> expected_events(const program& p, const counters& k,
+                                                 std::vector<std::string>& names) {
+  const std::size_t n = p.cores.size();
+  std::vector<std::vector<kept>> lists[2];
+  for (unsigned c = 0; c < n; ++c) {
+    const auto& core = p.cores[c];
+    for (int e = 0; e < 2; ++e) {
+      auto& l = lists[e].emplace_back();
+      const auto& cmds = e == 0 ? core.tiu : core.gdma;
+      const std::size_t count = e == 0 ? cmds.size() : cmds.size() - 1;  // chain end: no record
+      for (std::size_t i = 0; i < count; ++i)
+        l.push_back({&cmds[i], static_cast<std::uint32_t>(i),
+                     ns_of(k.raw(e, c, cmds[i].begin), k.mhz[e]),
+                     ns_of(k.raw(e, c, cmds[i].end), k.mhz[e])});
+    }
+    auto& t = lists[0].back();
+    if (!t.empty() && t.front().cmd->op == "system.send_msg") t.erase(t.begin());
+  }
+  // cores aligned on their first wait_msg record (core 0 is the reference)
+  bool have_ref = false;
+  std::int64_t ref = 0;
+  for (std::size_t c = 0; c < n; ++c) {
+    const auto w = std::find_if(lists[0][c].begin(), lists[0][c].end(),
+                                [](const kept& r) { return r.cmd->op == "system.wait_msg"; });
+    if (w == lists[0][c].end()) continue;
+    if (!have_ref) {
+      have_ref = true;
+      ref = w->s;
+      continue;
+    }
+    const std::int64_t d = w->s - ref;
+    for (auto& l : {&lists[0][c], &lists[1][c]})
+      for (auto& r : *l) r.s -= d, r.e -= d;
+  }
+  std::int64_t origin = std::numeric_limits<std::int64_t>::max();
+  for (const auto& v : lists)
+    for (const auto& l : v)
+      if (!l.empty()) origin = std::min(origin, l.front().s);
+  std::vector<engine_event> out;
+  for (int e = 0; e < 2; ++e)
+    for (std::size_t c = 0; c < n; ++c)
+      for (const auto& r : lists[e][c]) {
+        const double mhz = static_cast<double>(k.mhz[e]);
+        const auto cyc = [&](std::int64_t ns) {
+          return static_cast<std::uint64_t>(std::max<std::int64_t>(
+              0, static_cast<std::int64_t>(static_cast<double>(ns - origin) * mhz / 1000.0)));
+        };
+        engine_event ev;
+        ev.engine = e == 0 ? engine::tiu : engine::gdma;
+        ev.unit = static_cast<std::uint8_t>(c);
+        ev.cmd_id = r.id;
+        ev.begin_cycle = cyc(r.s);
+        ev.end_cycle = cyc(r.e);
+        ev.begin_ns = static_cast<double>(r.s - origin);
+        ev.end_ns = static_cast<double>(r.e - origin);
+        ev.set_flag(engine_event::flag_matched);
+        ev.op = intern(names, r.cmd->op);
+        ev.op_type = intern(names, r.cmd->cls);
+        ev.layer_id = r.cmd->layer_id;
+        if (e == 0) {
+          ev.uarch_rate = r.cmd->rate;
+        } else {
+          ev.bytes = r.cmd->bytes;
+          ev.set_flag(engine_event::flag_has_bytes);
+          ev.set_dir(r.cmd->dir);
+        }
+        out.push_back(ev);
+      }
+  return out;
+}
+
+}  // namespace tpuprof::synth::indexed_detail
+// ---- end <tpuprof/synth/indexed/expected.hpp>
+
+namespace tpuprof::synth {
+
+/// Generates a dump of `Chip` (one with an indexed_layout). Throws std::invalid_argument for a
+/// core count the chip does not have.
+template <class Chip>
+generated_dump indexed_dump(const indexed_options& o = {}) {
+  namespace D = indexed_detail;
+  using L = indexed_layout<Chip>;
+  if (o.cores < 1 || o.cores > Chip::core_count)
+    throw std::invalid_argument(std::string(Chip::name) + " has " +
+                                std::to_string(Chip::core_count) + " core(s)");
+  std::mt19937_64 rng(o.seed);
+  auto rnd = [&](std::uint64_t lo, std::uint64_t hi) { return lo + rng() % (hi - lo + 1); };
+  generated_dump g;
+  g.names.push_back("");
+  const D::program p = D::make_program<Chip>(o, rnd);
+  g.files.push_back({"global.profile", text_bytes(p.lines)});
+  for (unsigned c = 0; c < o.cores; ++c) {
+    g.files.push_back({D::cmd_file(L::bd_base + c * 0x100000ull, c, 0), p.cores[c].tcmd.data});
+    g.files.push_back({D::cmd_file(L::gdma_base + c * 0x100000ull, c, 1), p.cores[c].gcmd.data});
+  }
+  const D::counters k = D::place_counters<Chip>(p, o, rnd);
+  g.files.push_back({"iter0.profile", D::iter_profile<Chip>(p, k)});
+  g.expected = D::expected_events(p, k, g.names);
+  return g;
+}
+
+}  // namespace tpuprof::synth
+// ---- end <tpuprof/synth/indexed_synth.hpp>
 // ---- end <tpuprof/synth.hpp>
 // ---- begin <tpuprof/report/html.hpp>
 /// The HTML report application: one self-contained page (overview, canvas
@@ -30754,7 +33033,8 @@ class reader {
         fail("top level must be an array or an object");
       }
     } catch (const simdjson::simdjson_error& e) {
-      fail(simdjson::error_message(e.error()));
+      fail(bad_number_.empty() ? std::string_view(simdjson::error_message(e.error()))
+                               : std::string_view(bad_number_));
     }
     close_open();
   }
@@ -30847,6 +33127,7 @@ class reader {
       } catch (const simdjson::simdjson_error&) {
         // The element at `resume` is cut by the chunk end, or bad: it is
         // parsed again at the start of the next, larger chunk.
+        bad_number_.clear();
       }
       if (!progress) {
         if (cut == n) return false;  // a real error: run() reports it
@@ -30986,12 +33267,17 @@ class reader {
     return v.get_string().value();
   }
 
-  static double number(simdjson::ondemand::value v) {
+  /// A number, or a string holding one (non-standard traces); anything else
+  /// is an error that names the key (`bad_number_`), reported by run().
+  double number(simdjson::ondemand::value v, std::string_view key) {
     if (v.type().value() == simdjson::ondemand::json_type::string) {
       std::string_view s = v.get_string().value();
       double d = 0;
       auto r = std::from_chars(s.data(), s.data() + s.size(), d);
-      return r.ec == std::errc{} ? d : 0.0;
+      if (r.ec == std::errc{} && r.ptr == s.data() + s.size()) return d;
+      bad_number_ =
+          "\"" + std::string(key) + "\" is not a number: \"" + std::string(s.substr(0, 32)) + "\"";
+      throw simdjson::simdjson_error(simdjson::NUMBER_ERROR);
     }
     return v.get_double().value();
   }
@@ -31029,9 +33315,9 @@ class reader {
         has_tid = true;
         s.tid = id_of(v, false, s.pid);
       } else if (key == "ts") {
-        ts = number(v);
+        ts = number(v, key);
       } else if (key == "dur") {
-        dur = number(v);
+        dur = number(v, key);
         has_dur = true;
       } else if (key == "args" && (ph_.empty() || ph_ == "M")) {
         // Only M events use args (their "name"); once the phase is known to
@@ -31083,6 +33369,7 @@ class reader {
   }
 
   std::string source_;
+  std::string bad_number_;  ///< why number() threw, for run()'s message
   host_trace& out_;
   simdjson::ondemand::document* doc_ = nullptr;
   const char* base_ = nullptr;
