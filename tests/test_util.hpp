@@ -1,6 +1,9 @@
-// Helpers shared by tests: file loading and small CSV reading.
+// Helpers shared by tests: file loading, small CSV reading, running commands.
 #pragma once
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -37,5 +40,31 @@ inline std::vector<std::byte> bytes_of(const std::string& s) {
   for (std::size_t i = 0; i < s.size(); ++i) v[i] = static_cast<std::byte>(s[i]);
   return v;
 }
+
+/// What a command run through the shell gave: its exit code (-1: killed) and stdout.
+struct shell_result {
+  int code = -1;
+  std::string out;
+};
+
+/// Runs `cmd` with sh (the caller adds redirections such as "2>&1").
+inline shell_result run_shell(const std::string& cmd) {
+  shell_result r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = ::pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+#if defined(TPUPROF_CLI)
+/// Runs the tpuprof CLI with `args`, stderr merged into the output.
+inline shell_result run_cli(const std::string& args) {
+  return run_shell(std::string(TPUPROF_CLI) + " " + args + " 2>&1");
+}
+#endif
 
 }  // namespace test_util

@@ -18,21 +18,10 @@
 namespace fs = std::filesystem;
 namespace {
 
-struct result {
-  int code;
-  std::string out;
-};
-
+using result = test_util::shell_result;
+using test_util::run_cli;
 result run(const std::string& args) {
-  const std::string cmd = std::string(TPUPROF_CLI) + " " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = ::pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+  return run_cli(args);
 }
 
 std::vector<std::string> lines_of(const std::string& s) {

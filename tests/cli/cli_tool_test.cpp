@@ -19,21 +19,11 @@
 namespace fs = std::filesystem;
 namespace {
 
-struct result {
-  int code;
-  std::string out;
-};
+using result = test_util::shell_result;
 
 /// Runs `cmd` in sh; the exit code and stdout.
 result run_sh(const std::string& cmd) {
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = ::pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+  return test_util::run_shell(cmd);
 }
 
 /// Runs `env... tpuprof args`; `err` "2>&1" merges stderr, "2>/dev/null" drops it.

@@ -7,21 +7,15 @@
 
 #include <doctest/doctest.h>
 
+#include "test_util.hpp"
+
 #if defined(TPUPROF_CLI) && defined(TPUPROF_SAMPLES_DIR)
 namespace {
 
 std::string run_json(const std::string& args) {
-  const std::string cmd = std::string(TPUPROF_CLI) + " " + args;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = ::pclose(p);
-  REQUIRE(WIFEXITED(st));
-  CHECK(WEXITSTATUS(st) == 0);
-  return out;
+  const auto r = test_util::run_shell(std::string(TPUPROF_CLI) + " " + args);
+  CHECK(r.code == 0);
+  return r.out;
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 #include <tpuprof/views/filter.hpp>
 #include <tpuprof/views/idle_gaps.hpp>
 
+#include "test_util.hpp"
+
 #if defined(TPUPROF_EXAMPLE_README) && defined(TPUPROF_SAMPLES_DIR)
 namespace fs = std::filesystem;
 using namespace tpuprof;
@@ -29,14 +31,10 @@ struct run_result {
 run_result run_example(const std::string& dir, const fs::path& cwd) {
   const std::string cmd =
       "cd '" + cwd.string() + "' && '" + TPUPROF_EXAMPLE_README + "' '" + dir + "' 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
+  const auto s = test_util::run_shell(cmd);
   run_result r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = ::pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.code = s.code;
+  r.out = s.out;
   return r;
 }
 

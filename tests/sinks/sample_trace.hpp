@@ -15,6 +15,8 @@
 
 #include <tpuprof/decoded_trace.hpp>
 
+#include "test_util.hpp"
+
 namespace sink_test {
 
 inline tpuprof::engine_event ev(std::uint8_t unit, tpuprof::engine eng, double b, double e,
@@ -114,15 +116,9 @@ inline std::filesystem::path shared_tools() {
 
 /// Runs a shell command, returns its exit status and output.
 inline int run(const std::string& cmd, std::string* out = nullptr) {
-  std::string full = cmd + " 2>&1";
-  FILE* f = popen(full.c_str(), "r");
-  if (!f) return -1;
-  char buf[4096];
-  std::string o;
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, f)) o.append(buf, n);
-  int st = pclose(f);
-  if (out) *out = o;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  auto r = test_util::run_shell(cmd + " 2>&1");
+  if (out) *out = std::move(r.out);
+  return r.code;
 }
 
 }  // namespace sink_test

@@ -20,6 +20,8 @@
 #include <tpuprof/open.hpp>
 #include <tpuprof/synth/indexed_synth.hpp>
 
+#include "test_util.hpp"
+
 using tpuprof::engine;
 using tpuprof::synth::generated_dump;
 using tpuprof::synth::indexed_options;
@@ -236,21 +238,7 @@ TEST_CASE("synthetic BM1688 dump written to a directory opens with chip detectio
 
 #if defined(TPUPROF_CLI)
 namespace {
-struct cli_result {
-  int code;
-  std::string out;
-};
-cli_result run_cli(const std::string& args) {
-  const std::string cmd = std::string(TPUPROF_CLI) + " " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = ::pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+using test_util::run_cli;
 }  // namespace
 
 TEST_CASE("cli: synth --chip bm1688|cv184x, then info and convert") {
