@@ -33,7 +33,7 @@ enum exit_code : int {
 struct common_options {
   std::string input;
   /// --time-base vendor|shared-counter (open_options::time)
-  std::string time_base = "vendor";
+  std::string time_base;    ///< "": vendor, except critical-path / whatif (shared-counter)
   std::string chip;         ///< "" = auto-detect from global.profile
   double tiu_freq_mhz = 0;  ///< 0 = from the dump / chip default
   double dma_freq_mhz = 0;
@@ -70,6 +70,10 @@ void add_common(CLI::App* sc, common_options& o);
 /// the --chip hint when the chip cannot be told). `operands`: keep the memory
 /// operands (the HTML memory charts); `dependencies`: keep what each command
 /// waits for (critical-path, whatif).
+/// `o` with the analysis subcommands' default clock: shared-counter times,
+/// where every dependency holds (docs/analysis.md), unless --time-base says.
+common_options analysis_options(const common_options& o);
+
 tpuprof::trace load(const common_options& o, progress& p, bool operands = false,
                     bool dependencies = false);
 

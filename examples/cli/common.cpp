@@ -16,6 +16,12 @@ using namespace tpuprof;
 
 namespace cli {
 
+common_options analysis_options(const common_options& o) {
+  common_options a = o;
+  if (a.time_base.empty()) a.time_base = "shared-counter";
+  return a;
+}
+
 trace load(const common_options& o, progress& p, bool operands, bool dependencies) {
   open_options opt;
   opt.chip = o.chip;

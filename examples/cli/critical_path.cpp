@@ -146,8 +146,8 @@ void print_table(const trace& t, const algo::dependency_graph& g,
 }
 
 int run_critical_path(const common_options& o, const critical_path_options& a) {
-  progress p(!o.quiet && o.color);
-  auto t = load(o, p, false, true);
+  progress p(o.show_progress, o.progress_color);
+  auto t = load(analysis_options(o), p, false, true);
   const auto g = algo::build_dependency_graph(t);
   const auto cp = algo::critical_path(g);
   const auto idle = algo::idle_causes(g);

@@ -49,9 +49,11 @@ void add_common(CLI::App* sc, common_options& o) {
   sc->add_option("--dma-freq,--dma_freq", o.dma_freq_mhz, "DMA clock in MHz (overrides the dump)")
       ->check(clock_mhz);
   sc->add_option("--num-core,--num_core", o.num_core, "keep only cores 0..N-1")->check(core_count);
-  sc->add_option("--time-base", o.time_base,
-                 "vendor (default: as the vendor tools) or shared-counter (SG2260 bmodel dumps: "
-                 "GDMA/SDMA not re-phased onto TIU, see docs/chips/aks.md)")
+  sc->add_option(
+        "--time-base", o.time_base,
+        "vendor (as the vendor tools; the default) or shared-counter (SG2260 bmodel dumps: "
+        "GDMA/SDMA not re-phased onto TIU, see docs/chips/aks.md; the default of "
+        "critical-path and whatif)")
       ->check(CLI::IsMember({"vendor", "shared-counter"}));
   sc->add_flag("--strict", o.strict,
                "exit 4 when the dump lost data (wraps are fine; lost records are not)");

@@ -35,8 +35,8 @@ struct whatif_options {
 
 int run_whatif(const common_options& o, const std::vector<algo::scale_rule>& rules,
                const std::string& format) {
-  progress p(!o.quiet && o.color);
-  auto t = load(o, p, false, true);
+  progress p(o.show_progress, o.progress_color);
+  auto t = load(analysis_options(o), p, false, true);
   const auto g = algo::build_dependency_graph(t);
   const auto w = algo::whatif(g, rules, t.info().names);
   std::vector<engine> engines;

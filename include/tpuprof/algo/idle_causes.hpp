@@ -78,7 +78,9 @@ inline idle_interval classify_gap(const dependency_graph& g, std::uint32_t n, do
 }  // namespace detail
 
 /// Idle intervals and causes of every queue of the graph, over the graph's span
-/// [begin_ns, end_ns] (queues in events order).
+/// [begin_ns, end_ns] (queues in events order). `edge`: before the queue's
+/// first event, after its last, and before the records that follow its last
+/// command with dependency data.
 inline std::vector<queue_idle> idle_causes(const dependency_graph& g) {
   std::vector<queue_idle> out;
   const auto ev = g.events;
@@ -91,10 +93,17 @@ inline std::vector<queue_idle> idle_causes(const dependency_graph& g) {
       q.by_cause_ns[static_cast<std::size_t>(iv.cause)] += iv.dur_ns();
       q.intervals.push_back(iv);
     };
+    // Records after the queue's last command with dependency data have no
+    // command (the firmware's work after the program, e.g. records past
+    // system.end): the program's queue has ended, so the time before them is
+    // `edge`, not `unknown`. Queues without any data keep the plain rule.
+    std::uint32_t last_known = e;
+    for (std::uint32_t i = b; i < e; ++i)
+      if (g.state[i] & dependency_graph::known) last_known = i;
     double covered = g.begin_ns;  // end of the union of the commands so far
     for (std::uint32_t i = b; i < e; ++i) {
       if (ev[i].begin_ns > covered) {
-        if (i == b)
+        if (i == b || (last_known != e && i > last_known))
           add({covered, ev[i].begin_ns, idle_cause::edge, i, no_node});
         else
           add(detail::classify_gap(g, i, covered, ev[i].begin_ns));
