@@ -17,6 +17,26 @@ tpuprof::io::byte_reader reader_of(const std::vector<std::byte>& b) {
 }
 }  // namespace
 
+TEST_CASE("net_stat.sim: numbers out of an id's or count's range skip the item") {
+  // fuzz_net_stat found a byte count of 1e300 cast to uint64 (undefined behaviour).
+  const std::string text =
+      "-----\nh\n-----\nENGINE_BD ENGINE_GDMA\n"
+      "A|GDMA_TENSOR|s:0|b:0|g:1|e:5|t:5|dr:0|sz:1e300 "
+      "B|GDMA_TENSOR|s:5|b:0|g:2|e:9|t:4|dr:-1|sz:8 "
+      "C|GDMA_TENSOR|s:9|b:0|g:4294967296|e:10|t:1|dr:1|sz:8 "
+      "D|GDMA_TENSOR|s:10|b:0|g:3|e:12|t:2|dr:1|sz:nan "
+      "E|GDMA_TENSOR|s:12|b:0|g:4|e:14|t:2|dr:1|sz:64\n"
+      "flops: 1e300\n";
+  auto bytes = test_util::bytes_of(text);
+  tpuprof::decode_diagnostics d;
+  auto ns = parse_net_stat(reader_of(bytes), d);
+  REQUIRE(ns.gdma.size() == 1);
+  CHECK(ns.gdma[0].name == "E");
+  CHECK(ns.gdma[0].bytes == 64);
+  CHECK(ns.flops == 0);
+  CHECK(d[tpuprof::diag::other] == 4);  // A, B, C, D
+}
+
 TEST_CASE("net_stat.sim: sections, TIU and GDMA items, offsets between sections, flops") {
   const std::string text =
       "-----\nheader text\n-----\nENGINE_BD    ENGINE_GDMA\n"

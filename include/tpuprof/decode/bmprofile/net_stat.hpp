@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,8 +42,17 @@ namespace detail {
 inline std::optional<double> sim_num(std::string_view v) {
   double x = 0;
   auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (ec != std::errc{} || p != v.data() + v.size()) return std::nullopt;
+  if (ec != std::errc{} || p != v.data() + v.size() || !std::isfinite(x)) return std::nullopt;
   return x;
+}
+/// `x` as an integer of type T when it is one in T's range (a cast of a value
+/// out of range is undefined behaviour: the fuzzer fed 1e300 as a byte count).
+template <class T>
+std::optional<T> sim_int(std::optional<double> x) {
+  if (!x || !(*x >= static_cast<double>(std::numeric_limits<T>::min())) ||
+      !(*x < static_cast<double>(std::numeric_limits<T>::max())))
+    return std::nullopt;
+  return static_cast<T>(*x);
 }
 }  // namespace detail
 
@@ -80,7 +91,7 @@ inline net_stat parse_net_stat(const io::byte_reader& r, decode_diagnostics& dia
     if (!tok.empty() && tok[0] == "flops:" && tok.size() > 1) {
       std::string_view v = tok[1];
       if (!v.empty() && v.back() == ',') v.remove_suffix(1);
-      if (auto f = detail::sim_num(v)) ns.flops += static_cast<std::uint64_t>(*f);
+      if (auto f = detail::sim_int<std::uint64_t>(detail::sim_num(v))) ns.flops += *f;
       continue;
     }
     if (!in_section) continue;
@@ -114,15 +125,21 @@ inline net_stat parse_net_stat(const io::byte_reader& r, decode_diagnostics& dia
             it.end_ns = *v, has_e = true;
           else if (k == "t")
             it.cost_ns = *v;
-          else if (k == "b")
-            it.bd_id = static_cast<std::uint32_t>(*v);
-          else if (k == "g")
-            it.gdma_id = static_cast<std::uint32_t>(*v);
-          else if (k == "dr")
-            it.dir = static_cast<int>(*v), it.is_gdma = true;
-          else if (k == "sz")
-            it.bytes = static_cast<std::uint64_t>(*v);
-          else if (k == "bw")
+          else if (k == "b" || k == "g" || k == "dr" || k == "sz") {
+            const auto n = detail::sim_int<std::int64_t>(v);
+            if (!n || *n < 0 || (k != "sz" && *n > 0xFFFFFFFF)) {
+              ok = false;  // not a count or id: the item is skipped and counted
+              break;
+            }
+            if (k == "b")
+              it.bd_id = static_cast<std::uint32_t>(*n);
+            else if (k == "g")
+              it.gdma_id = static_cast<std::uint32_t>(*n);
+            else if (k == "dr")
+              it.dir = static_cast<int>(*n), it.is_gdma = true;
+            else
+              it.bytes = static_cast<std::uint64_t>(*n);
+          } else if (k == "bw")
             it.bw_gbps = *v;
         }
         ++field;
