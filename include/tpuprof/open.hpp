@@ -23,9 +23,9 @@
 #include <tpuprof/decode/cdm_decoder.hpp>
 #include <tpuprof/decode/detect.hpp>
 #include <tpuprof/decode/merge.hpp>
-#include <tpuprof/detail/parallel.hpp>
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/detail/extern_templates.hpp>
+#include <tpuprof/detail/parallel.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/open_options.hpp>

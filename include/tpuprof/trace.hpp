@@ -73,7 +73,9 @@ class engine_events : public ranges::view_facade<engine_events, ranges::finite> 
     }
     std::ptrdiff_t distance_to(const cursor& o) const noexcept { return o.r - r; }
   };
-  cursor begin_cursor() const noexcept { return {base_, runs_.data(), runs_.data(), runs_.size(), 0}; }
+  cursor begin_cursor() const noexcept {
+    return {base_, runs_.data(), runs_.data(), runs_.size(), 0};
+  }
   cursor end_cursor() const noexcept {
     return {base_, runs_.data(), runs_.data() + runs_.size(), runs_.size(),
             static_cast<std::ptrdiff_t>(size())};

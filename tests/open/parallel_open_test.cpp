@@ -32,8 +32,8 @@ std::size_t differing(const A& a, const B& b) {
 }
 
 fs::path fresh_dir(const std::string& name) {
-  const auto d = fs::temp_directory_path() /
-                 ("tpuprof_parallel_" + name + "_" + std::to_string(::getpid()));
+  const auto d =
+      fs::temp_directory_path() / ("tpuprof_parallel_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;

@@ -49,7 +49,8 @@ class operand_table {
   void merge(operand_table&& o) {
     const std::size_t shift = ops_.size();
     ops_.insert(ops_.end(), o.ops_.begin(), o.ops_.end());
-    for (const auto& [k, v] : o.index_) index_.insert_or_assign(k, span_ref{v.first + shift, v.count});
+    for (const auto& [k, v] : o.index_)
+      index_.insert_or_assign(k, span_ref{v.first + shift, v.count});
     regions_.insert(regions_.end(), o.regions_.begin(), o.regions_.end());
     o = operand_table{};
   }
