@@ -35,6 +35,9 @@ tools/bench-smoke.sh
 echo "== fuzz (short runs)"
 tools/fuzz.sh 10
 
+echo "== ThreadSanitizer: parallel decoding (tools/tsan.sh)"
+tools/tsan.sh
+
 # One test build: the ASan + UBSan one runs every test the plain debug build
 # (`cmake --workflow --preset ci`) runs; building both cost CI ~7 minutes.
 echo "== ASan + UBSan tests"

@@ -28,6 +28,7 @@ trace load(const common_options& o, progress& p, bool operands, bool dependencie
   if (o.tiu_freq_mhz > 0) opt.tiu_freq_mhz = o.tiu_freq_mhz;
   if (o.dma_freq_mhz > 0) opt.dma_freq_mhz = o.dma_freq_mhz;
   opt.num_core = o.num_core > 0 ? static_cast<unsigned>(o.num_core) : 0;
+  opt.threads = o.threads;
   opt.keep_operands = operands;
   opt.dependencies = dependencies;
   opt.time = parse_time_base(o.time_base).value_or(time_base::vendor);

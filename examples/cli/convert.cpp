@@ -1,5 +1,6 @@
 // tpuprof convert: Perfetto / Chrome JSON / CSV / HTML files and summary.txt,
 // optionally merged with a host trace.
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <fmt/core.h>
 
 #include <tpuprof/algo/summary.hpp>
+#include <tpuprof/detail/parallel.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/chrome_json_reader.hpp>
 #include <tpuprof/io/host_trace.hpp>
@@ -34,6 +36,7 @@ namespace {
 struct convert_options {
   std::string out_dir;  ///< -o; default tpuprof_out/ (plan_outputs)
   bool perfetto = false, json = false, csv = false, html = false, no_summary = false;
+  bool each = false;  ///< --each: one output directory per dump of a parent directory
   std::string host_trace;
   std::optional<double> host_offset_ns;
   compat_options compat;  ///< bigTpuProfile's call form, SQLite (convert_compat.cpp)
@@ -55,7 +58,65 @@ io::host_trace read_host(const convert_options& c, const trace& t, progress& p) 
   return host;
 }
 
+int run_convert(const common_options& o, const convert_options& c);
+
+/// --each: the dumps of a parent directory converted one by one into
+/// OUT/<dump name>/, -j at a time (scale-out on one machine; a batch scheduler
+/// runs `tpuprof convert DUMP -o OUT/DUMP` per task instead, docs/performance.md).
+/// A failing dump does not stop the others; the exit code is the worst one.
+int run_each(const common_options& o, const convert_options& c) {
+  std::vector<fs::path> dumps;
+  std::error_code ec;
+  if (fs::is_regular_file(fs::path(o.input) / "global.profile", ec)) {
+    dumps.emplace_back(o.input);
+  } else {
+    for (const auto& e : fs::directory_iterator(o.input, ec))
+      if (e.is_directory(ec) && fs::is_regular_file(e.path() / "global.profile", ec))
+        dumps.push_back(e.path());
+  }
+  if (dumps.empty())
+    throw decode_error(o.input, decode_error::no_offset,
+                       "--each: no dump here (subdirectories with a global.profile)");
+  std::sort(dumps.begin(), dumps.end());
+  const fs::path out = plan_outputs(c.compat, c.out_dir).dir;
+  std::vector<int> rc(dumps.size(), ok);
+  std::vector<std::string> error(dumps.size());
+  tpuprof::detail::parallel_in_order(
+      dumps.size(), o.threads,
+      [&](std::size_t i) {
+        common_options one = o;
+        one.input = dumps[i].string();
+        one.quiet = true;
+        one.show_progress = false;
+        one.threads = 1;
+        convert_options ci = c;
+        ci.each = false;
+        const auto sub = (out / dumps[i].filename()).string();
+        (ci.compat.out_positional.empty() ? ci.out_dir : ci.compat.out_positional) = sub;
+        try {
+          rc[i] = run_convert(one, ci);
+        } catch (const decode_error& e) {
+          error[i] = e.what();
+          rc[i] = bad_input;
+        } catch (const std::exception& e) {
+          error[i] = e.what();
+          rc[i] = io_error;
+        }
+      },
+      [](std::size_t) {});
+  int worst = ok;
+  for (std::size_t i = 0; i < dumps.size(); ++i) {
+    worst = std::max(worst, rc[i]);
+    if (!error[i].empty())
+      fmt::print(stderr, "tpuprof: {}: {}\n", dumps[i].string(), error[i]);
+    else if (!o.quiet)
+      fmt::print("wrote {}\n", (out / dumps[i].filename()).string());
+  }
+  return worst;
+}
+
 int run_convert(const common_options& o, const convert_options& c) {
+  if (c.each) return run_each(o, c);
   const output_plan plan = plan_outputs(c.compat, c.out_dir);
   progress p(o.show_progress, o.progress_color);
   auto t = load(o, p, c.html);
@@ -117,6 +178,8 @@ subcommand register_convert(CLI::App& app, common_options& o) {
                  "explicit host->device shift instead of tail_offset_ns")
       ->check(finite_number);
   sc->add_flag("--disable_summary,--no-summary", c->no_summary, "do not write summary.txt");
+  sc->add_flag("--each", c->each,
+               "a parent directory's dumps each into OUT/<dump>/ (-j at a time), not one trace");
   add_compat_options(sc, c->compat);
   return {sc, [&o, c] { return run_convert(o, *c); }};
 }

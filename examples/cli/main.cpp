@@ -49,6 +49,9 @@ void add_common(CLI::App* sc, common_options& o) {
   sc->add_option("--dma-freq,--dma_freq", o.dma_freq_mhz, "DMA clock in MHz (overrides the dump)")
       ->check(clock_mhz);
   sc->add_option("--num-core,--num_core", o.num_core, "keep only cores 0..N-1")->check(core_count);
+  sc->add_option("-j,--threads", o.threads,
+                 "dumps of a parent directory decoded at once (default: all hardware threads)")
+      ->check(CLI::Range(1u, 1024u));
   sc->add_option(
         "--time-base", o.time_base,
         "vendor (as the vendor tools; the default) or shared-counter (SG2260 bmodel dumps: "

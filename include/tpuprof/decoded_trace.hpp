@@ -41,6 +41,8 @@ template <decoded_trace T>
 materialized_trace materialize(const T& t) {
   materialized_trace m;
   m.meta = t.info();
+  if constexpr (std::ranges::sized_range<decltype(t.events())>)
+    m.hw.reserve(std::ranges::size(t.events()));
   for (const engine_event& e : t.events()) m.hw.push_back(e);
   for (const engine_event& e : t.spans()) m.derived.push_back(e);
   return m;

@@ -25,6 +25,7 @@
 #include <tpuprof/decode/merge.hpp>
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/detail/extern_templates.hpp>
+#include <tpuprof/detail/parallel.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/open_options.hpp>
@@ -44,16 +45,19 @@ using open_chips = chips::all;
 template <chip_traits C>
 materialized_trace decode_as(io::dump_files files, const open_options& o, operand_table* ops,
                              std::uint8_t device, dependency_table* deps = nullptr) {
-  auto keep = [&](const auto& d) {
+  auto keep = [&](auto& d) {
     if (ops) ops->append(d.events(), d, device);
     if (deps) deps->append(d.events(), d, device);
-    return materialize(d);
+    if constexpr (requires { std::move(d).take(); })
+      return std::move(d).take();  // the decoder's events, not a copy of them
+    else
+      return materialize(d);
   };
   if constexpr (bmprofile::bmprofile_chip<C>) {
     decode_options opt;
     opt.tiu_freq_mhz = o.tiu_freq_mhz;
     opt.dma_freq_mhz = o.dma_freq_mhz;
-    const bmprofile_decoder<C> d(std::move(files), opt);
+    bmprofile_decoder<C> d(std::move(files), opt);
     return keep(d);
   } else {
     cdm::cdm_options opt;
@@ -62,7 +66,7 @@ materialized_trace decode_as(io::dump_files files, const open_options& o, operan
     opt.keep_instructions = ops != nullptr || deps != nullptr;  // only when asked for
     opt.uarch = o.uarch;
     opt.time = o.time;
-    const cdm::cdm_decoder<C> d(files, opt);
+    cdm::cdm_decoder<C> d(files, opt);
     return keep(d);
   }
 }
@@ -98,24 +102,33 @@ inline void keep_cores(materialized_trace& t, unsigned n) {
   t.meta.cores = std::min(t.meta.cores, n);
 }
 
-/// Decodes `n` dumps into one trace; dump d (device d) is `files_of(d)`,
-/// opened only when its turn comes so errors come in device order.
+/// Decodes `n` dumps into one trace; dump d (device d) is `files_of(d)`.
+/// With open_options::threads > 1 dumps decode concurrently (each into its own
+/// trace and tables, merged in device order afterwards: the result equals the
+/// sequential one); errors and on_dump calls still come in device order, on
+/// the calling thread. `files_of` is called on the worker threads, once per d.
 template <class Chips, class F>
 trace decode_devices(std::size_t n, F&& files_of, const std::vector<std::filesystem::path>& dirs,
                      const open_options& o) {
   if (n > 256) throw std::invalid_argument("more than 256 devices");
-  operand_table ops;
-  dependency_table deps;
-  std::vector<materialized_trace> parts;
-  for (std::size_t i = 0; i < n; ++i) {
+  std::vector<materialized_trace> parts(n);
+  std::vector<operand_table> ops(n);
+  std::vector<dependency_table> deps(n);
+  auto decode = [&](std::size_t i) {
+    parts[i] = decode_one<Chips>(files_of(i), o, o.keep_operands ? &ops[i] : nullptr,
+                                 static_cast<std::uint8_t>(i), o.dependencies ? &deps[i] : nullptr);
+  };
+  auto announce = [&](std::size_t i) {
     if (o.on_dump && i < dirs.size()) o.on_dump(dirs[i], i, n);
-    parts.push_back(decode_one<Chips>(files_of(i), o, o.keep_operands ? &ops : nullptr,
-                                      static_cast<std::uint8_t>(i),
-                                      o.dependencies ? &deps : nullptr));
+  };
+  parallel_in_order(n, o.threads, decode, announce);
+  for (std::size_t i = 1; i < n; ++i) {
+    ops[0].merge(std::move(ops[i]));
+    deps[0].merge(std::move(deps[i]));
   }
   auto t = merge_devices(std::move(parts));
   keep_cores(t, o.num_core);
-  return trace(std::move(t), std::move(ops), std::move(deps));
+  return trace(std::move(t), std::move(ops[0]), std::move(deps[0]));
 }
 
 inline bool is_dump_dir(const std::filesystem::path& d) {
@@ -133,7 +146,7 @@ inline bool is_dump_dir(const std::filesystem::path& d) {
 template <class Chips = detail::open_chips>
 trace open(io::dump_files files, const open_options& o = {}) {
   return detail::decode_devices<Chips>(
-      1, [&](std::size_t) { return std::move(files); }, {}, o);
+      1, [&](std::size_t) { return std::move(files); }, {}, o);  // one dump: no thread
 }
 
 /// Decodes several dumps as one trace, one device each (device d = devices[d]).

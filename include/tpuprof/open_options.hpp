@@ -48,7 +48,13 @@ struct open_options {
   /// `shared_counter` keeps SG2260 bmodel-path GDMA/SDMA on the counter they
   /// share with TIU (tpu-mlir re-phases them). No other dump changes.
   time_base time = time_base::vendor;
-  /// Called before each dump of a parent directory is decoded (progress).
+  /// Threads for decoding several dumps (a parent directory, a list of
+  /// devices): 0 = all hardware threads, 1 = one after the other. The result
+  /// is the same; peak memory grows with the dumps decoded at once.
+  unsigned threads = 0;
+  /// Called on the calling thread, in device order, when dump `index` of a
+  /// parent directory starts decoding, or with threads, when the dumps before
+  /// it are done (progress).
   std::function<void(const std::filesystem::path& dir, std::size_t index, std::size_t count)>
       on_dump;
 };

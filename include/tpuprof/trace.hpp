@@ -29,31 +29,69 @@
 
 namespace tpuprof {
 
+/// A run of consecutive events of one engine in a trace's events(): events
+/// are grouped by track, so a trace has a few runs per track, not per event.
+struct engine_run {
+  std::uint32_t first = 0, last = 0;  ///< [first, last) in events()
+  std::uint32_t before = 0;           ///< events of the same engine in earlier runs
+};
+
 /// The events of one engine of a trace, in the trace's order: a sized
-/// random-access view over a table of event indices (no copies). A range-v3
-/// view, so range-v3 and tpuprof pipes take it as an rvalue.
+/// random-access view over the engine's runs (no copies, no per-event index:
+/// the trace stays at 64 bytes per event). A range-v3 view, so range-v3 and
+/// tpuprof pipes take it as an rvalue.
 class engine_events : public ranges::view_facade<engine_events, ranges::finite> {
   friend ranges::range_access;
+  /// Position = rank r among the engine's events, plus the run holding it.
   struct cursor {
     const engine_event* base = nullptr;
-    const std::uint32_t* at = nullptr;
-    const engine_event& read() const noexcept { return base[*at]; }
-    bool equal(const cursor& o) const noexcept { return at == o.at; }
-    void next() noexcept { ++at; }
-    void prev() noexcept { --at; }
-    void advance(std::ptrdiff_t n) noexcept { at += n; }
-    std::ptrdiff_t distance_to(const cursor& o) const noexcept { return o.at - at; }
+    const engine_run* runs = nullptr;  ///< first run
+    const engine_run* run = nullptr;   ///< run holding r (runs + n: past the end)
+    std::size_t n = 0;                 ///< runs
+    std::ptrdiff_t r = 0;
+    static std::ptrdiff_t length(const engine_run& x) noexcept { return x.last - x.first; }
+    const engine_event& read() const noexcept { return base[run->first + (r - run->before)]; }
+    bool equal(const cursor& o) const noexcept { return r == o.r; }
+    /// Moves `run` to the run holding r (few runs per track: short walks).
+    void settle() noexcept {
+      const engine_run* end = runs + n;
+      while (run != end && r >= std::ptrdiff_t{run->before} + length(*run)) ++run;
+      while (run != runs && (run == end || r < std::ptrdiff_t{run->before})) --run;
+      if (run != end && r >= std::ptrdiff_t{run->before} + length(*run)) run = end;
+    }
+    void next() noexcept {
+      ++r;
+      if (r >= std::ptrdiff_t{run->before} + length(*run)) ++run;
+    }
+    void prev() noexcept {
+      --r;
+      settle();
+    }
+    void advance(std::ptrdiff_t k) noexcept {
+      r += k;
+      settle();
+    }
+    std::ptrdiff_t distance_to(const cursor& o) const noexcept { return o.r - r; }
   };
-  cursor begin_cursor() const noexcept { return {base_, index_.data()}; }
-  cursor end_cursor() const noexcept { return {base_, index_.data() + index_.size()}; }
+  cursor begin_cursor() const noexcept {
+    return {base_, runs_.data(), runs_.data(), runs_.size(), 0};
+  }
+  cursor end_cursor() const noexcept {
+    return {base_, runs_.data(), runs_.data() + runs_.size(), runs_.size(),
+            static_cast<std::ptrdiff_t>(size())};
+  }
 
   const engine_event* base_ = nullptr;
-  std::span<const std::uint32_t> index_;
+  std::span<const engine_run> runs_;
 
  public:
   engine_events() = default;
-  engine_events(const engine_event* base, std::span<const std::uint32_t> index) noexcept
-      : base_(base), index_(index) {}
+  engine_events(const engine_event* base, std::span<const engine_run> runs) noexcept
+      : base_(base), runs_(runs) {}
+  std::size_t size() const noexcept {
+    if (runs_.empty()) return 0;
+    return std::size_t{runs_.back().before} + (runs_.back().last - runs_.back().first);
+  }
 };
 
 /// What open() returns: a decoded dump in memory, the same API for every chip.
@@ -89,9 +127,8 @@ class trace {
   engine_events events(engine e) const noexcept {
     const auto i = static_cast<std::size_t>(e);
     if (i >= engine_count) return {};
-    return engine_events(
-        t_.hw.data(),
-        std::span<const std::uint32_t>(by_engine_).subspan(first_[i], first_[i + 1] - first_[i]));
+    return engine_events(t_.hw.data(), std::span<const engine_run>(runs_).subspan(
+                                           first_[i], first_[i + 1] - first_[i]));
   }
   /// Derived rows: layers, MCU records, kernel functions, subnets.
   const std::vector<engine_event>& spans() const noexcept { return t_.derived; }
@@ -115,17 +152,33 @@ class trace {
   bool has_dependencies() const noexcept { return has_deps_; }
 
  private:
-  /// Indexes the events by engine (stable: events() order within an engine).
+  /// Indexes the events by engine as runs of consecutive events (stable:
+  /// events() order within an engine).
   void index_engines() {
     if (t_.hw.size() > std::numeric_limits<std::uint32_t>::max())
       throw std::length_error("tpuprof::trace: more than 2^32 events");
-    first_.fill(0);
-    for (const auto& e : t_.hw) ++first_[static_cast<std::size_t>(e.engine) + 1];
-    for (std::size_t i = 1; i <= engine_count; ++i) first_[i] += first_[i - 1];
-    by_engine_.assign(t_.hw.size(), 0);
-    auto next = first_;
+    struct raw_run {
+      std::uint32_t first, last;
+      engine eng;
+    };
+    std::vector<raw_run> raw;
     for (std::uint32_t k = 0; k < t_.hw.size(); ++k)
-      by_engine_[next[static_cast<std::size_t>(t_.hw[k].engine)]++] = k;
+      if (!raw.empty() && raw.back().eng == t_.hw[k].engine && raw.back().last == k)
+        ++raw.back().last;
+      else
+        raw.push_back({k, k + 1, t_.hw[k].engine});
+    first_.fill(0);
+    for (const auto& r : raw) ++first_[static_cast<std::size_t>(r.eng) + 1];
+    for (std::size_t i = 1; i <= engine_count; ++i) first_[i] += first_[i - 1];
+    runs_.assign(raw.size(), engine_run{});
+    auto next = first_;
+    std::array<std::uint32_t, engine_count> before{};
+    for (const auto& r : raw) {
+      const auto e = static_cast<std::size_t>(r.eng);
+      runs_[next[e]++] = {r.first, r.last, before[e]};
+      before[e] += r.last - r.first;
+    }
+    runs_.shrink_to_fit();
   }
 
   /// Resolves the table to one entry per event (events() order).
@@ -142,8 +195,8 @@ class trace {
   operand_table ops_;
   std::vector<command_dep> deps_;  ///< parallel to t_.hw, or empty
   bool has_deps_ = false;
-  std::vector<std::uint32_t> by_engine_;               ///< event indices, grouped by engine
-  std::array<std::size_t, engine_count + 1> first_{};  ///< engine e: [first_[e], first_[e+1])
+  std::vector<engine_run> runs_;                       ///< runs, grouped by engine
+  std::array<std::size_t, engine_count + 1> first_{};  ///< engine e: runs [first_[e], first_[e+1])
 };
 
 static_assert(decoded_trace<trace>);

@@ -49,6 +49,15 @@ class cdm_decoder {
   const std::vector<engine_event>& events() const noexcept { return st_.events; }
   /// Kernel-function spans (engine::kernel_function, unit = core or CDMA port).
   const std::vector<engine_event>& spans() const noexcept { return st_.spans; }
+  /// Moves info, events and spans out (no copy: a 3 M-event dump would need
+  /// another 200 MB); the decoder keeps only its command tables after this.
+  materialized_trace take() && {
+    materialized_trace m;
+    m.meta = std::move(st_.info);
+    m.hw = std::move(st_.events);
+    m.derived = std::move(st_.spans);
+    return m;
+  }
   /// True when the bmodel rule set was used.
   bool bmodel_path() const noexcept { return st_.bmodel; }
   /// PMU cycle of the last record (before system-command removal), on the common timeline.

@@ -21,6 +21,13 @@ inline materialized_trace merge_devices(std::vector<materialized_trace> parts) {
   auto& m = out.meta;
   m.devices = static_cast<unsigned>(parts.size());
   bool first = true;
+  std::size_t hw = 0, derived = 0;
+  for (const auto& p : parts) {
+    hw += p.hw.size();
+    derived += p.derived.size();
+  }
+  out.hw.reserve(hw);  // one buffer, and each part freed once copied: no doubling
+  out.derived.reserve(derived);
   for (std::size_t d = 0; d < parts.size(); ++d) {
     auto& p = parts[d];
     const auto dev = static_cast<std::uint8_t>(d);
@@ -36,6 +43,8 @@ inline materialized_trace merge_devices(std::vector<materialized_trace> parts) {
     };
     for (const auto& e : p.hw) out.hw.push_back(fix(e));
     for (const auto& e : p.derived) out.derived.push_back(fix(e));
+    std::vector<engine_event>().swap(p.hw);
+    std::vector<engine_event>().swap(p.derived);
     for (auto t : p.meta.tracks) {
       t.device = dev;
       m.tracks.push_back(t);

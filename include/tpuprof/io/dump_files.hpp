@@ -82,6 +82,16 @@ class dump_files {
     }
     return byte_reader(e->bytes, e->path);
   }
+  /// Hint that `r` (a reader from find()/get(), or a part of one) was consumed:
+  /// its pages may leave the resident set (mapped_file::release). Reading it
+  /// again stays correct. Caller-owned buffers (from_memory) are never touched.
+  void release(const byte_reader& r) const noexcept {
+    for (const auto& e : entries_)
+      if (e->loaded && e->path == r.file()) {
+        e->map.release(r.bytes());
+        return;
+      }
+  }
   /// Like find() but throws decode_error "missing file" when absent.
   byte_reader get(std::string_view name) const {
     if (auto r = find(name)) return *r;

@@ -32,6 +32,12 @@ class dependency_table {
     }
   }
 
+  /// Appends another table (as if its appends had followed this table's).
+  void merge(dependency_table&& o) {
+    for (const auto& [k, v] : o.index_) index_.insert_or_assign(k, v);
+    o = dependency_table{};
+  }
+
   /// The dependency fields of `e`; known = false when none were recorded.
   command_dep dependency(const engine_event& e) const {
     auto it = index_.find(key_of(e));

@@ -44,6 +44,17 @@ class operand_table {
       for (const regs::memory_region& r : src.memory_regions()) regions_.push_back(r);
   }
 
+  /// Appends another table (as if its appends had followed this table's):
+  /// for dumps decoded in parallel, merged in device order.
+  void merge(operand_table&& o) {
+    const std::size_t shift = ops_.size();
+    ops_.insert(ops_.end(), o.ops_.begin(), o.ops_.end());
+    for (const auto& [k, v] : o.index_)
+      index_.insert_or_assign(k, span_ref{v.first + shift, v.count});
+    regions_.insert(regions_.end(), o.regions_.begin(), o.regions_.end());
+    o = operand_table{};
+  }
+
   /// The operands of `e` (empty when none are known).
   std::span<const regs::mem_operand> operands(const engine_event& e) const {
     auto it = index_.find(key_of(e));

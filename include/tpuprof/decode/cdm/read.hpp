@@ -15,6 +15,7 @@
 #include <tpuprof/decode/cdm/blocks.hpp>
 #include <tpuprof/decode/cdm/chip.hpp>
 #include <tpuprof/decode/cdm/state.hpp>
+#include <tpuprof/detail/huge_pages.hpp>
 #include <tpuprof/io/dump_files.hpp>
 
 namespace tpuprof::cdm::detail {
@@ -125,9 +126,9 @@ void read_core(decode_state& st, const io::dump_files& files, unsigned core,
                                                          : -1;
       if (k >= 0 && hint[k] == 0) hint[k] = b.content.size() / record_size(pmu_kind(k));
     }
-    cd.cmds.tiu.reserve(hint[0]);
-    cd.cmds.gdma.reserve(hint[1]);
-    cd.cmds.sdma.reserve(hint[2]);
+    tpuprof::detail::reserve_huge(cd.cmds.tiu, hint[0]);
+    tpuprof::detail::reserve_huge(cd.cmds.gdma, hint[1]);
+    tpuprof::detail::reserve_huge(cd.cmds.sdma, hint[2]);
   }
   for (const auto& b : blocks) {
     auto monitor = [&](int k, pmu_kind kind) {
@@ -156,6 +157,7 @@ void read_core(decode_state& st, const io::dump_files& files, unsigned core,
       case block_type::dyn_data:
         cd.has_dyn = true;
         walk_dyn_data<Chip>(b.content, ctx, extra, cd.cmds, dg);
+        files.release(b.content);  // register images are read back from the page cache
         break;
       case block_type::block_des_kv:
         read_des_kv(b.content, cd.kv, dg);
@@ -251,21 +253,28 @@ inline void read_port(decode_state& st, const io::dump_files& files, unsigned po
 
 /// for all of them, in output order (cores, engines, then ports); each engine
 /// gets its window. The slots later become its events in place.
-inline void read_records(decode_state& st) {
+/// The records' file pages are released once read (io::dump_files::release).
+inline void read_records(const io::dump_files& files, decode_state& st) {
   std::size_t total = 0;
   for (const auto& cd : st.cores)
     for (auto n : cd.raw_records) total += n;
   for (const auto& pd : st.ports) total += pd.raw_records;
-  st.events.reserve(total);
+  tpuprof::detail::reserve_huge(st.events, total);
   for (auto& cd : st.cores)
     for (int k = 0; k < 3; ++k) {
       const std::size_t first = st.events.size();
-      if (cd.has_monitor[k]) read_pmu_records(cd.monitor[k], pmu_kind(k), st.events);
+      if (cd.has_monitor[k]) {
+        read_pmu_records(cd.monitor[k], pmu_kind(k), st.events);
+        files.release(cd.monitor[k]);
+      }
       cd.pmu[k] = list(st.events.data(), first, st.events.size());
     }
   for (auto& pd : st.ports) {
     const std::size_t first = st.events.size();
-    for (const auto& b : pd.monitor) read_pmu_records(b, pmu_kind::cdma, st.events);
+    for (const auto& b : pd.monitor) {
+      read_pmu_records(b, pmu_kind::cdma, st.events);
+      files.release(b);
+    }
     pd.pmu = list(st.events.data(), first, st.events.size());
   }
 }
@@ -310,7 +319,7 @@ void read_dump(const io::dump_files& files, decode_state& st) {
   st.ports.reserve(port_files.size());
   for (auto& [p, n] : port_files) read_port(st, files, p, n);
   account_records(st);
-  read_records(st);
+  read_records(files, st);
 }
 
 }  // namespace tpuprof::cdm::detail
