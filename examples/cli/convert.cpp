@@ -34,6 +34,7 @@ namespace {
 struct convert_options {
   std::string out_dir;  ///< -o; default tpuprof_out/ (plan_outputs)
   bool perfetto = false, json = false, csv = false, html = false, no_summary = false;
+  bool critical_path = false;  ///< flows and markers of the critical path (critical_path.cpp)
   std::string host_trace;
   std::optional<double> host_offset_ns;
   compat_options compat;  ///< bigTpuProfile's call form, SQLite (convert_compat.cpp)
@@ -58,8 +59,13 @@ io::host_trace read_host(const convert_options& c, const trace& t, progress& p) 
 int run_convert(const common_options& o, const convert_options& c) {
   const output_plan plan = plan_outputs(c.compat, c.out_dir);
   progress p(o.show_progress, o.progress_color);
-  auto t = load(o, p, c.html);
+  auto t = load(o, p, c.html, c.critical_path);
   const io::host_trace host = read_host(c, t, p);
+  sinks::slice_marks marks;  // empty unless --critical-path
+  if (c.critical_path) marks = critical_path_marks(o, t, p);
+  sinks::perfetto_options po;
+  sinks::chrome_json_options jo;
+  if (c.critical_path) po.marks = jo.marks = &marks;
   const bool any =
       c.perfetto || c.json || c.csv || c.html || c.compat.sqlite || !c.compat.sqlite_db.empty();
   std::vector<std::string> written;
@@ -71,10 +77,10 @@ int run_convert(const common_options& o, const convert_options& c) {
   };
   if (c.perfetto || !any || plan.vendor)
     emit(plan.perfetto_name,
-         [&](const fs::path& f) { sinks::write_file<sinks::perfetto_sink>(f, t, host); });
+         [&](const fs::path& f) { sinks::write_file<sinks::perfetto_sink>(f, t, host, po); });
   if (c.json)
     emit("trace.json",
-         [&](const fs::path& f) { sinks::write_file<sinks::chrome_json_sink>(f, t, host); });
+         [&](const fs::path& f) { sinks::write_file<sinks::chrome_json_sink>(f, t, host, jo); });
   if (c.csv) {
     emit("events.csv", [&](const fs::path& f) { sinks::write_file<sinks::csv_sink>(f, t); });
     emit("summary.csv",
@@ -117,6 +123,9 @@ subcommand register_convert(CLI::App& app, common_options& o) {
                  "explicit host->device shift instead of tail_offset_ns")
       ->check(finite_number);
   sc->add_flag("--disable_summary,--no-summary", c->no_summary, "do not write summary.txt");
+  sc->add_flag("--critical-path", c->critical_path,
+               "Perfetto / Chrome JSON: flow arrows along the critical path's dependency edges and "
+               "a critical_path arg on its slices (docs/analysis.md)");
   add_compat_options(sc, c->compat);
   return {sc, [&o, c] { return run_convert(o, *c); }};
 }

@@ -15,6 +15,7 @@
 #include <tpuprof/algo/critical_path.hpp>
 #include <tpuprof/algo/dependency_graph.hpp>
 #include <tpuprof/algo/idle_causes.hpp>
+#include <tpuprof/sinks/critical_path_marks.hpp>
 #include <tpuprof/trace.hpp>
 #include <tpuprof/views/track_layout.hpp>
 
@@ -159,6 +160,17 @@ int run_critical_path(const common_options& o, const critical_path_options& a) {
 }
 
 }  // namespace
+
+sinks::slice_marks critical_path_marks(const common_options& o, const trace& shown, progress& p) {
+  const common_options a = analysis_options(o);
+  if (a.time_base == o.time_base && shown.has_dependencies()) {
+    const auto g = algo::build_dependency_graph(shown);
+    return sinks::critical_path_marks(g, algo::critical_path(g), shown.events());
+  }
+  const auto t = load(a, p, false, true);
+  const auto g = algo::build_dependency_graph(t);
+  return sinks::critical_path_marks(g, algo::critical_path(g), shown.events());
+}
 
 subcommand register_critical_path(CLI::App& app, common_options& o) {
   auto a = std::make_shared<critical_path_options>();

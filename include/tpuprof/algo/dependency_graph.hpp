@@ -403,6 +403,16 @@ inline dependency_graph build_dependency_graph(std::span<const engine_event> eve
   return g;
 }
 
+/// True when `a` and `b` hold the same commands in the same order (track and
+/// cmd id per position): two decodes of one dump at different time bases, so
+/// results on one (node indices) apply to the other's events.
+inline bool same_commands(std::span<const engine_event> a, std::span<const engine_event> b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].cmd_id != b[i].cmd_id || track_of(a[i]) != track_of(b[i])) return false;
+  return true;
+}
+
 /// The graph of a trace opened with open_options::dependencies (anything with
 /// events() and dependencies() parallel to them).
 template <class T>
