@@ -14,6 +14,7 @@
 #include <tpuprof/io/chrome_json_reader.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/io/output_set.hpp>
+#include <tpuprof/report/critical_path_summary.hpp>
 #include <tpuprof/sinks/chrome_json.hpp>
 #include <tpuprof/sinks/csv.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
@@ -59,7 +60,7 @@ io::host_trace read_host(const convert_options& c, const trace& t, progress& p) 
 int run_convert(const common_options& o, const convert_options& c) {
   const output_plan plan = plan_outputs(c.compat, c.out_dir);
   progress p(o.show_progress, o.progress_color);
-  auto t = load(o, p, c.html, c.critical_path);
+  auto t = load(o, p, c.html, c.critical_path || c.html);
   const io::host_trace host = read_host(c, t, p);
   sinks::slice_marks marks;  // empty unless --critical-path
   if (c.critical_path) marks = critical_path_marks(o, t, p);
@@ -87,7 +88,11 @@ int run_convert(const common_options& o, const convert_options& c) {
          [&](const fs::path& f) { sinks::write_file<sinks::csv_summary_sink>(f, t); });
   }
   write_compat_outputs(c.compat, t, plan, emit);
-  if (c.html) emit("report.html", [&](const fs::path& f) { write_report(f.string(), t); });
+  if (c.html) {
+    const auto cp = report_critical_path(o, t, p);
+    emit("report.html",
+         [&](const fs::path& f) { write_report(f.string(), t, cp ? &*cp : nullptr); });
+  }
   if (!c.no_summary) {
     emit("summary.txt", [&](const fs::path& f) {
       summary_options so;
