@@ -154,23 +154,26 @@ struct lag_model {
 
 /// How much later each node could end without moving the span: a backward
 /// pass over `order` with the replay model's lags, on the measured schedule.
+/// Each node's slack is final when it is reached (its successors come later in
+/// `order`); it is kept as slack, not as a latest end, to save a pass.
 inline std::vector<double> slack(const dependency_graph& g, const critical_path_result& r) {
   const auto& ev = g.events;
-  std::vector<double> late(g.size(), r.end_ns);  // latest end of each node
+  std::vector<double> sl(g.size(), std::numeric_limits<double>::infinity());
   for (auto it = g.order.rbegin(); it != g.order.rend(); ++it) {
     const std::uint32_t n = *it;
-    const double begin = ev[n].begin_ns;
-    const double late_begin = late[n] - (ev[n].end_ns - begin);
+    const double begin = ev[n].begin_ns, end = ev[n].end_ns;
+    sl[n] = std::min(sl[n], r.end_ns - end);
+    const double late_begin = sl[n] + begin;  // latest begin: latest end - duration
     const std::uint32_t b = r.binding[n];
-    const double cap = b == no_node ? 0 : std::max(begin - ev[b].end_ns, 0.0);
+    if (b == no_node) continue;
+    const double cap = std::max(begin - ev[b].end_ns, 0.0);
     for_each_pred(g, n, [&](std::uint32_t p, edge_kind) {
-      const double lat = begin - ev[p].end_ns;
+      const double pend = ev[p].end_ns, lat = begin - pend;
       const double lag = p == b ? lat : std::min(lat, cap);
-      late[p] = std::min(late[p], late_begin - lag);
+      sl[p] = std::min(sl[p], late_begin - lag - pend);
     });
   }
-  for (std::size_t i = 0; i < g.size(); ++i) late[i] -= ev[i].end_ns;
-  return late;
+  return sl;
 }
 
 }  // namespace detail

@@ -376,21 +376,28 @@ inline dependency_graph build_dependency_graph(std::span<const engine_event> eve
   g.sync.assign(n, no_node);
   g.state.assign(n, 0);
   if (n == 0) return g;
-  const auto tracks = detail::track_ranges(events);
+  // One pass: the tracks, engine order, the span, and whether every track is
+  // sorted by (finite) begin time: then begin < begin proves an edge's direction.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> tracks;
   g.begin_ns = events[0].begin_ns;
   g.end_ns = events[0].end_ns;
-  // Every track by begin time (finite): then begin < begin proves an edge's direction.
   bool sorted = true;
-  for (auto [b, e] : tracks)
-    for (std::uint32_t i = b; i < e; ++i) {
-      sorted = sorted && std::isfinite(events[i].begin_ns);
-      if (i > b) {
-        g.prev[i] = i - 1;
-        sorted = sorted && events[i - 1].begin_ns <= events[i].begin_ns;
-      }
-      g.begin_ns = std::min(g.begin_ns, events[i].begin_ns);
-      g.end_ns = std::max(g.end_ns, events[i].end_ns);
+  std::uint32_t key = ~std::uint32_t{0};
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const engine_event& e = events[i];
+    const std::uint32_t k = track_of(e).packed();
+    sorted = sorted && std::isfinite(e.begin_ns);
+    if (i == 0 || k != key) {
+      tracks.emplace_back(i, i + 1);
+      key = k;
+    } else {
+      tracks.back().second = i + 1;
+      g.prev[i] = i - 1;
+      sorted = sorted && events[i - 1].begin_ns <= e.begin_ns;
     }
+    g.begin_ns = std::min(g.begin_ns, e.begin_ns);
+    g.end_ns = std::max(g.end_ns, e.end_ns);
+  }
   g.order = detail::topo_order(events, tracks, sorted, g.begin_ns, g.end_ns);
   if (deps.size() == n) {
     std::vector<std::uint32_t> check;
