@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -178,3 +179,59 @@ TEST_CASE("critical_path_marks: flows along the dependency edges of a hand-check
     }
   }
 }
+
+#ifdef TPUPROF_CLI
+TEST_CASE("convert --critical-path on a generated BM1684X dump: hand-checked flows") {
+  // `critical-path` on this dump (20 commands on the path) reaches 4 steps by a
+  // dependency: GDMA #2 -> TIU #0, TIU #1 -> GDMA #3, GDMA #5 -> TIU #2, TIU #5 -> GDMA #7.
+  const auto dir = sink_test::tmp_dir("critical_path_cli");
+  const std::string cli = TPUPROF_CLI;
+  REQUIRE(sink_test::run(cli + " synth -q --chip bm1684x --deps --records 12 --seed 1 -o " +
+                         (dir / "dump").string()) == 0);
+  REQUIRE(sink_test::run(cli + " convert -q --perfetto --json --critical-path --no-summary -o " +
+                         (dir / "out").string() + " " + (dir / "dump").string()) == 0);
+  std::ifstream f(dir / "out" / "trace.pftrace", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const auto t = sink_test::pf::read(bytes);
+  std::map<std::uint64_t, std::vector<std::string>> ends;  // flow id -> "ENGINE #cmd", time order
+  std::size_t critical = 0;
+  std::vector<const sink_test::pf::slice*> sorted;
+  for (const auto& s : t.slices) sorted.push_back(&s);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto* a, const auto* b) { return a->ts < b->ts; });
+  for (const auto* s : sorted) {
+    if (s->args.count("debug.critical_path")) ++critical;
+    for (auto id : s->flows)
+      ends[id].push_back(t.tracks.at(s->track).name + " #" +
+                         std::to_string(std::get<std::int64_t>(s->args.at("debug.cmd_id"))));
+  }
+  CHECK(critical == 20);
+  REQUIRE(ends.size() == 4);
+  CHECK(ends[1] == std::vector<std::string>{"GDMA #2", "TIU #0"});
+  CHECK(ends[2] == std::vector<std::string>{"TIU #1", "GDMA #3"});
+  CHECK(ends[3] == std::vector<std::string>{"GDMA #5", "TIU #2"});
+  CHECK(ends[4] == std::vector<std::string>{"TIU #5", "GDMA #7"});
+  std::string out;
+  if (fs::exists(sink_test::shared_tools() / "perfetto_check.py")) {
+    CHECK(sink_test::run("python3 " + (sink_test::shared_tools() / "perfetto_check.py").string() +
+                             " " + (dir / "out" / "trace.pftrace").string(),
+                         &out) == 0);
+    CHECK(out.find("4 flows, 0 errors, 0 warnings") != std::string::npos);
+    CHECK(sink_test::run("python3 " +
+                             (sink_test::shared_tools() / "chrome_json_check.py").string() + " " +
+                             (dir / "out" / "trace.json").string(),
+                         &out) == 0);
+    CHECK(out.find("'f': 4") != std::string::npos);
+    CHECK(out.find("0 errors, 0 warnings") != std::string::npos);
+  }
+  // Without --critical-path the trace is the plain one.
+  REQUIRE(sink_test::run(cli + " convert -q --perfetto --no-summary -o " +
+                         (dir / "plain").string() + " " + (dir / "dump").string()) == 0);
+  std::ifstream g(dir / "plain" / "trace.pftrace", std::ios::binary);
+  const std::string plain((std::istreambuf_iterator<char>(g)), std::istreambuf_iterator<char>());
+  for (const auto& s : sink_test::pf::read(plain).slices) {
+    CHECK(s.flows.empty());
+    CHECK(s.args.count("debug.critical_path") == 0);
+  }
+}
+#endif
