@@ -163,10 +163,12 @@ inline std::vector<std::uint32_t> topo_order(
     ++start[bucket[i] + 1];
   }
   for (std::size_t b = 0; b < n; ++b) start[b + 1] += start[b];
-  {
-    std::vector<std::uint32_t> at(start.begin(), start.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i) out[at[bucket[i]]++] = i;
-  }
+  // Scatter from the back, each bucket filled from its end (start[b + 1]):
+  // stable, and no third array. Then start[b + 1] holds bucket b's first
+  // position: shift it back.
+  for (std::uint32_t i = static_cast<std::uint32_t>(n); i-- > 0;) out[--start[bucket[i] + 1]] = i;
+  for (std::size_t b = 0; b < n; ++b) start[b] = start[b + 1];
+  start[n] = static_cast<std::uint32_t>(n);
   auto by_begin = [&](std::uint32_t a, std::uint32_t b) { return ev[a].begin_ns < ev[b].begin_ns; };
   for (std::size_t b = 0; b < n; ++b) {
     const auto first = out.begin() + start[b], last = out.begin() + start[b + 1];
