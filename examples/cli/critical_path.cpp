@@ -122,6 +122,9 @@ void print_table(const trace& t, const algo::dependency_graph& g,
     fmt::print("dependencies: no dependency data (engine order only)\n");
   if (g.counts.no_data && g.has_data())
     fmt::print("  {} commands without dependency data\n", g.counts.no_data);
+  if (g.counts.self_waits || g.counts.backward)
+    fmt::print("  not used: {} waits for the command itself, {} edges pointing backwards in time\n",
+               g.counts.self_waits, g.counts.backward);
   const std::size_t first = cp.path.size() > limit ? cp.path.size() - limit : 0;
   fmt::print(
       "\ncritical path: {} commands{}\n{:>5} {:<5} {:>4} {:>8} {:<24} {:>12} {:>10} {:<13} "
