@@ -3,6 +3,7 @@
 /// earlier slice is its source) and a `critical_path` debug annotation (bool).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include <tpuprof/sinks/detail/proto_writer.hpp>
