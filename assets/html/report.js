@@ -1027,7 +1027,7 @@
         el('a', { href: '#tables' }, 'Tables'), el('a', { href: '#diagnostics' }, 'Diagnostics'))),
     overview(), ...timeline(), memorySection(), tables(), diagnostics(),
     el('footer', null, meta.generator + ' \u00b7 ' + num(info.events) + ' events decoded in ' + decodeMs.toFixed(0) + ' ms \u00b7 self-contained, works offline'));
-  const critSection = critPathSection();  // after the tables, when the report has dependency data
+  const critSection = critPathSection();  // before the tables, when the report has dependency data
   if (critSection) {
     document.getElementById('tables').before(critSection);
     app.querySelector('nav').append(el('a', { href: '#critical-path' }, 'Critical path'));
