@@ -437,6 +437,7 @@
       ctx.restore();
       ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
     });
+    if (critOn) drawCriticalPath(t0, s, plotW);
     tl.drawMs = performance.now() - t_start;
   }
 
@@ -491,6 +492,52 @@
       ctx.strokeRect(GUTTER + Math.max(x0, -2) - 1, y, Math.max(2, Math.min(x1, plotW + 2) - Math.max(x0, -2)) + 2, ROW);
       ctx.lineWidth = 1;
     }
+  }
+
+  // ---------- critical path (meta.crit, present with dependency data: docs/analysis.md) ----------
+  let critOn = false;  // outline the path on the timeline
+  const CRIT_VIA = ['start', 'engine order', 'dependency', 'sync'];
+  // Outlines the path's commands and joins each to the one it waited for (dependency, sync).
+  function drawCriticalPath(t0, s, plotW) {
+    const ctx = tl.ctx;
+    let prev = null;
+    ctx.save();
+    ctx.beginPath(); ctx.rect(GUTTER, AXIS, plotW, tl.H); ctx.clip();
+    ctx.strokeStyle = '#f04438'; ctx.lineWidth = 2;
+    for (const [li, i, via] of meta.crit.path) {
+      const L = lanes[li];
+      if (!L || i >= L.n) { prev = null; continue; }
+      const x0 = GUTTER + (L.b[i] - t0) * s, x1 = GUTTER + (L.e[i] - t0) * s;
+      const y = tl.laneY[li] + L.depth[i] * ROW;
+      if (x1 >= GUTTER - 2 && x0 <= GUTTER + plotW + 2) ctx.strokeRect(x0 - 1, y, Math.max(2, x1 - x0 + 2), ROW);
+      if (prev && via >= 2) {
+        ctx.beginPath(); ctx.moveTo(prev.x, prev.y); ctx.lineTo(x0, y + ROW / 2); ctx.stroke();
+      }
+      prev = { x: x1, y: y + ROW / 2 };
+    }
+    ctx.restore();
+  }
+  function critPathSection() {
+    const c = meta.crit;
+    if (!c) return null;
+    const share = (v) => (c.span_ns > 0 ? (100 * v / c.span_ns).toFixed(1) + '%' : '');
+    const toggle = el('input', { type: 'checkbox', id: 'crit-toggle' });
+    toggle.addEventListener('change', () => { critOn = toggle.checked; redraw(); });
+    const viaCount = [0, 0, 0, 0];
+    for (const p of c.path) viaCount[p[2]]++;
+    const rows = c.by_engine.map(([e, v]) => [e, v, v]).concat([['latency', c.latency_ns, c.latency_ns]]);
+    const byEng = sortableTable([{ t: 'engine' }, { t: 'on the path', num: true, fmt: dur }, { t: 'share of the span', num: true, fmt: share }], rows, { short: true });
+    const causes = ['dependency', 'sync', 'dispatch', 'edge', 'unknown'];
+    const idle = sortableTable([{ t: 'dev', num: true }, { t: 'core', num: true }, { t: 'engine' }, { t: 'idle', num: true, fmt: dur }]
+      .concat(causes.map((k) => ({ t: k, num: true, fmt: dur }))), c.idle, { short: true });
+    const deps = c.data ? c.deps[0] + ' dependencies resolved, ' + c.deps[1] + ' none, ' + c.deps[2] + ' unresolved, ' + c.deps[3] + ' violations'
+      : 'no dependency data: engine order only';
+    return section('critical-path', 'Critical path and idle causes',
+      el('p', null, 'The chain of commands that set the span (' + dur(c.span_ns) + '): ' + c.path.length + ' commands, ' +
+        viaCount[2] + ' reached by a dependency, ' + viaCount[3] + ' by a sync message; ' + deps + '. Analysed on shared-counter times.'),
+      el('label', null, toggle, ' outline the critical path on the timeline'),
+      el('h3', null, 'Critical path by engine'), byEng,
+      el('h3', null, 'Idle time of each engine by cause'), idle);
   }
 
   // Bandwidth rows: precomputed series when zoomed out, the events when zoomed in.
@@ -980,6 +1027,11 @@
         el('a', { href: '#tables' }, 'Tables'), el('a', { href: '#diagnostics' }, 'Diagnostics'))),
     overview(), ...timeline(), memorySection(), tables(), diagnostics(),
     el('footer', null, meta.generator + ' \u00b7 ' + num(info.events) + ' events decoded in ' + decodeMs.toFixed(0) + ' ms \u00b7 self-contained, works offline'));
+  const critSection = critPathSection();  // before the tables, when the report has dependency data
+  if (critSection) {
+    document.getElementById('tables').before(critSection);
+    app.querySelector('nav').append(el('a', { href: '#critical-path' }, 'Critical path'));
+  }
   layoutCanvas();
   drawNow();
 

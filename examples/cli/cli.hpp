@@ -10,12 +10,16 @@
 #include <string_view>
 
 #include <tpuprof/algo/group_stats.hpp>
+#include <tpuprof/sinks/slice_marks.hpp>
 #include <tpuprof/trace.hpp>
 
 #include "output.hpp"
 
 namespace CLI {
 class App;
+}
+namespace tpuprof::report {
+struct critical_path_summary;
 }
 
 namespace cli {
@@ -99,7 +103,18 @@ tpuprof::group_key parse_group_key(const std::string& by);
 void print_table(const text_table& table);
 /// Parses "1us", "250ns", "2ms", "1.5s" or a bare number of ns.
 std::optional<double> parse_duration_ns(const std::string& s);
-/// report.html, with the memory charts when the trace kept operands.
-void write_report(const std::string& file, const tpuprof::trace& t);
+/// The slice marks of the critical path of `shown` (decoded with `o`): the
+/// analysis runs on the critical-path subcommand's times (analysis_options),
+/// with a second decode when `o` asks for other times (critical_path.cpp).
+tpuprof::sinks::slice_marks critical_path_marks(const common_options& o,
+                                                const tpuprof::trace& shown, progress& p);
+/// report.html, with the memory charts when the trace kept operands, and the
+/// critical path section when `critical_path` is given.
+void write_report(const std::string& file, const tpuprof::trace& t,
+                  const tpuprof::report::critical_path_summary* critical_path = nullptr);
+/// The report's critical path and idle causes when `shown` (decoded with `o`
+/// and dependencies) has dependency data, on analysis_options' times (critical_path.cpp).
+std::optional<tpuprof::report::critical_path_summary> report_critical_path(
+    const common_options& o, const tpuprof::trace& shown, progress& p);
 
 }  // namespace cli

@@ -16,6 +16,7 @@
 #include <tpuprof/io/chrome_json_reader.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/io/output_set.hpp>
+#include <tpuprof/report/critical_path_summary.hpp>
 #include <tpuprof/sinks/chrome_json.hpp>
 #include <tpuprof/sinks/csv.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
@@ -36,7 +37,8 @@ namespace {
 struct convert_options {
   std::string out_dir;  ///< -o; default tpuprof_out/ (plan_outputs)
   bool perfetto = false, json = false, csv = false, html = false, no_summary = false;
-  bool each = false;  ///< --each: one output directory per dump of a parent directory
+  bool each = false;           ///< --each: one output directory per dump of a parent directory
+  bool critical_path = false;  ///< flows and markers of the critical path (critical_path.cpp)
   std::string host_trace;
   std::optional<double> host_offset_ns;
   compat_options compat;  ///< bigTpuProfile's call form, SQLite (convert_compat.cpp)
@@ -119,8 +121,13 @@ int run_convert(const common_options& o, const convert_options& c) {
   if (c.each) return run_each(o, c);
   const output_plan plan = plan_outputs(c.compat, c.out_dir);
   progress p(o.show_progress, o.progress_color);
-  auto t = load(o, p, c.html);
+  auto t = load(o, p, c.html, c.critical_path || c.html);
   const io::host_trace host = read_host(c, t, p);
+  sinks::slice_marks marks;  // empty unless --critical-path
+  if (c.critical_path) marks = critical_path_marks(o, t, p);
+  sinks::perfetto_options po;
+  sinks::chrome_json_options jo;
+  if (c.critical_path) po.marks = jo.marks = &marks;
   const bool any =
       c.perfetto || c.json || c.csv || c.html || c.compat.sqlite || !c.compat.sqlite_db.empty();
   std::vector<std::string> written;
@@ -132,17 +139,21 @@ int run_convert(const common_options& o, const convert_options& c) {
   };
   if (c.perfetto || !any || plan.vendor)
     emit(plan.perfetto_name,
-         [&](const fs::path& f) { sinks::write_file<sinks::perfetto_sink>(f, t, host); });
+         [&](const fs::path& f) { sinks::write_file<sinks::perfetto_sink>(f, t, host, po); });
   if (c.json)
     emit("trace.json",
-         [&](const fs::path& f) { sinks::write_file<sinks::chrome_json_sink>(f, t, host); });
+         [&](const fs::path& f) { sinks::write_file<sinks::chrome_json_sink>(f, t, host, jo); });
   if (c.csv) {
     emit("events.csv", [&](const fs::path& f) { sinks::write_file<sinks::csv_sink>(f, t); });
     emit("summary.csv",
          [&](const fs::path& f) { sinks::write_file<sinks::csv_summary_sink>(f, t); });
   }
   write_compat_outputs(c.compat, t, plan, emit);
-  if (c.html) emit("report.html", [&](const fs::path& f) { write_report(f.string(), t); });
+  if (c.html) {
+    const auto cp = report_critical_path(o, t, p);
+    emit("report.html",
+         [&](const fs::path& f) { write_report(f.string(), t, cp ? &*cp : nullptr); });
+  }
   if (!c.no_summary) {
     emit("summary.txt", [&](const fs::path& f) {
       summary_options so;
@@ -180,6 +191,9 @@ subcommand register_convert(CLI::App& app, common_options& o) {
   sc->add_flag("--disable_summary,--no-summary", c->no_summary, "do not write summary.txt");
   sc->add_flag("--each", c->each,
                "a parent directory's dumps each into OUT/<dump>/ (-j at a time), not one trace");
+  sc->add_flag("--critical-path", c->critical_path,
+               "Perfetto / Chrome JSON: flow arrows along the critical path's dependency edges and "
+               "a critical_path arg on its slices (docs/analysis.md)");
   add_compat_options(sc, c->compat);
   return {sc, [&o, c] { return run_convert(o, *c); }};
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,8 @@
 #include <tpuprof/algo/critical_path.hpp>
 #include <tpuprof/algo/dependency_graph.hpp>
 #include <tpuprof/algo/idle_causes.hpp>
+#include <tpuprof/report/critical_path_summary.hpp>
+#include <tpuprof/sinks/critical_path_marks.hpp>
 #include <tpuprof/trace.hpp>
 #include <tpuprof/views/track_layout.hpp>
 
@@ -119,6 +122,9 @@ void print_table(const trace& t, const algo::dependency_graph& g,
     fmt::print("dependencies: no dependency data (engine order only)\n");
   if (g.counts.no_data && g.has_data())
     fmt::print("  {} commands without dependency data\n", g.counts.no_data);
+  if (g.counts.self_waits || g.counts.backward)
+    fmt::print("  not used: {} waits for the command itself, {} edges pointing backwards in time\n",
+               g.counts.self_waits, g.counts.backward);
   const std::size_t first = cp.path.size() > limit ? cp.path.size() - limit : 0;
   fmt::print(
       "\ncritical path: {} commands{}\n{:>5} {:<5} {:>4} {:>8} {:<24} {:>12} {:>10} {:<13} "
@@ -159,6 +165,30 @@ int run_critical_path(const common_options& o, const critical_path_options& a) {
 }
 
 }  // namespace
+
+sinks::slice_marks critical_path_marks(const common_options& o, const trace& shown, progress& p) {
+  const common_options a = analysis_options(o);
+  if (a.time_base == o.time_base && shown.has_dependencies()) {
+    const auto g = algo::build_dependency_graph(shown);
+    return sinks::critical_path_marks(g, algo::critical_path(g), shown.events());
+  }
+  const auto t = load(a, p, false, true);
+  const auto g = algo::build_dependency_graph(t);
+  return sinks::critical_path_marks(g, algo::critical_path(g), shown.events());
+}
+
+std::optional<report::critical_path_summary> report_critical_path(const common_options& o,
+                                                                  const trace& shown, progress& p) {
+  if (!shown.has_dependencies()) return std::nullopt;
+  auto summarize = [&](const trace& t) {
+    const auto g = algo::build_dependency_graph(t);
+    const auto cp = algo::critical_path(g);
+    return report::summarize_critical_path(g, cp, algo::idle_causes(g), shown.events());
+  };
+  const common_options a = analysis_options(o);
+  if (a.time_base == o.time_base) return summarize(shown);
+  return summarize(load(a, p, false, true));
+}
 
 subcommand register_critical_path(CLI::App& app, common_options& o) {
   auto a = std::make_shared<critical_path_options>();

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include <tpuprof/io/output_set.hpp>
+#include <tpuprof/report/critical_path_summary.hpp>
 #include <tpuprof/report/html.hpp>
 #include <tpuprof/trace.hpp>
 
@@ -16,11 +17,14 @@ using namespace tpuprof;
 
 namespace cli {
 
-void write_report(const std::string& file, const trace& t) {
+void write_report(const std::string& file, const trace& t,
+                  const report::critical_path_summary* critical_path) {
+  report::html_options opt;
+  opt.critical_path = critical_path;
   if (t.has_operands())
-    report::write_html_file(file, t, t);
+    report::write_html_file(file, t, t, opt);
   else
-    report::write_html_file(file, t);
+    report::write_html_file(file, t, opt);
 }
 
 subcommand register_report(CLI::App& app, common_options& o) {
@@ -31,11 +35,12 @@ subcommand register_report(CLI::App& app, common_options& o) {
   sc->add_option("-o,--output", *out, "file to write (default report.html)");
   return {sc, [&o, out] {
             progress p(o.show_progress, o.progress_color);
-            auto t = load(o, p, true);
+            auto t = load(o, p, true, true);
+            const auto cp = report_critical_path(o, t, p);
             p.step("writing " + *out);
             const std::filesystem::path f(*out);
             io::output_set set(f.has_parent_path() ? f.parent_path() : ".");
-            write_report(set.stage(f.filename().string()).string(), t);
+            write_report(set.stage(f.filename().string()).string(), t, cp ? &*cp : nullptr);
             set.commit();
             p.done();
             if (!o.quiet) fmt::print("wrote {}\n", *out);

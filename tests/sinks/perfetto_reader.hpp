@@ -78,6 +78,7 @@ struct slice {
   std::int64_t ts = 0, dur = -1;
   std::vector<std::string> cats;
   std::map<std::string, value> args;
+  std::vector<std::uint64_t> flows;  // flow_ids (field 47, fixed64)
 };
 struct counter {
   std::uint64_t track;
@@ -199,6 +200,7 @@ inline trace read(std::string_view file) {
         if (d.num == 23) s.name = std::string(d.b);
         if (d.num == 22) s.cats.emplace_back(d.b);
         if (d.num == 44) cv = as_double(d.v);
+        if (d.num == 47 && d.wt == 1) s.flows.push_back(d.v);
         if (d.num == 4) {
           std::string key;
           value v;

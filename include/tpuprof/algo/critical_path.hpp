@@ -65,52 +65,64 @@ template <class F>
 void for_each_pred(const dependency_graph& g, std::uint32_t n, F&& f) {
   if (g.prev[n] != no_node) f(g.prev[n], edge_kind::engine_order);
   if (const auto d = g.usable_dep(n); d != no_node) f(d, edge_kind::dependency);
-  if (g.sync[n] != no_node) f(g.sync[n], edge_kind::sync);
+  if (const auto s = g.usable_sync(n); s != no_node) f(s, edge_kind::sync);
 }
 
-/// The measured schedule of the graph's events.
-inline schedule measured(const dependency_graph& g) {
-  schedule s;
-  s.begin.resize(g.size());
-  s.end.resize(g.size());
-  for (std::size_t i = 0; i < g.size(); ++i) {
-    s.begin[i] = g.events[i].begin_ns;
-    s.end[i] = g.events[i].end_ns;
-  }
-  return s;
-}
+/// The measured times of the graph's events, read in place (no copy).
+struct measured_times {
+  std::span<const engine_event> ev;
+  double begin(std::uint32_t i) const noexcept { return ev[i].begin_ns; }
+  double end(std::uint32_t i) const noexcept { return ev[i].end_ns; }
+};
+/// The times of a replayed schedule.
+struct schedule_times {
+  const schedule* s;
+  double begin(std::uint32_t i) const noexcept { return s->begin[i]; }
+  double end(std::uint32_t i) const noexcept { return s->end[i]; }
+};
 
 /// Per node, the predecessor with the latest end + lag (ties: the later kind,
 /// so a dependency wins over engine order); `lag` = 0 for the measured schedule.
-template <class Lag>
-void bind(const dependency_graph& g, const schedule& s, Lag&& lag, critical_path_result& r) {
+/// Also sets r.begin_ns, r.end_ns and `last`, the node that ends last.
+template <class Times, class Lag>
+void bind(const dependency_graph& g, const Times& s, Lag&& lag, critical_path_result& r,
+          std::uint32_t& last) {
   r.binding.assign(g.size(), no_node);
   r.binding_kind.assign(g.size(), edge_kind::start);
   for (std::uint32_t n = 0; n < g.size(); ++n) {
     double best = -std::numeric_limits<double>::infinity();
+    std::uint32_t bp = no_node;
+    edge_kind bk = edge_kind::start;
     for_each_pred(g, n, [&](std::uint32_t p, edge_kind k) {
-      const double t = s.end[p] + lag(p, n, k);
-      if (t > best || (t == best && k > r.binding_kind[n])) {
+      const double t = s.end(p) + lag(p, n, k);
+      if (t > best || (t == best && k > bk)) {
         best = t;
-        r.binding[n] = p;
-        r.binding_kind[n] = k;
+        bp = p;
+        bk = k;
       }
     });
+    r.binding[n] = bp;
+    r.binding_kind[n] = bk;
+    r.begin_ns = n == 0 ? s.begin(n) : std::min(r.begin_ns, s.begin(n));
+    if (n == 0 || s.end(n) >= r.end_ns) {  // the last-ending node, for walk
+      r.end_ns = s.end(n);
+      last = n;
+    }
   }
 }
 
-/// Walks back from the last-ending node and fills path and totals.
-inline void walk(const dependency_graph& g, const schedule& s, critical_path_result& r) {
+/// Walks back from `last` (the last-ending node) and fills path and totals. Bindings
+/// go forward in the graph's order; the walk still stops on a node it has
+/// seen (a cycle) rather than loop.
+template <class Times>
+void walk(const dependency_graph& g, const Times& s, std::uint32_t last, critical_path_result& r) {
   if (g.size() == 0) return;
-  r.begin_ns = *std::min_element(s.begin.begin(), s.begin.end());
-  std::uint32_t last = 0;
-  for (std::uint32_t i = 1; i < g.size(); ++i)
-    if (s.end[i] >= s.end[last]) last = i;
-  r.end_ns = s.end[last];
-  for (std::uint32_t n = last; n != no_node && r.path.size() < g.size(); n = r.binding[n]) {
+  std::vector<bool> seen(g.size());
+  for (std::uint32_t n = last; n != no_node && !seen[n]; n = r.binding[n]) {
+    seen[n] = true;
     const std::uint32_t p = r.binding[n];
-    const double lat = s.begin[n] - (p == no_node ? r.begin_ns : s.end[p]);
-    r.path.push_back({n, r.binding_kind[n], lat, s.begin[n], s.end[n]});
+    const double lat = s.begin(n) - (p == no_node ? r.begin_ns : s.end(p));
+    r.path.push_back({n, r.binding_kind[n], lat, s.begin(n), s.end(n)});
   }
   std::reverse(r.path.begin(), r.path.end());
   for (const path_step& st : r.path) {
@@ -129,28 +141,39 @@ inline void walk(const dependency_graph& g, const schedule& s, critical_path_res
 /// the binding one (so they bind only when their end moves past it).
 struct lag_model {
   const dependency_graph* g;
-  const schedule* s;
   const critical_path_result* r;
   double operator()(std::uint32_t p, std::uint32_t n, edge_kind) const {
-    const double bind_lat = r->binding[n] == no_node ? 0 : s->begin[n] - s->end[r->binding[n]];
-    const double lat = s->begin[n] - s->end[p];
-    return p == r->binding[n] ? lat : std::min(lat, std::max(bind_lat, 0.0));
+    const auto& ev = g->events;
+    const std::uint32_t b = r->binding[n];
+    const double lat = ev[n].begin_ns - ev[p].end_ns;
+    if (p == b) return lat;
+    const double bind_lat = b == no_node ? 0 : ev[n].begin_ns - ev[b].end_ns;
+    return std::min(lat, std::max(bind_lat, 0.0));
   }
 };
 
-/// Latest end of each node that keeps the span (backward pass over the lags).
-template <class Lag>
-std::vector<double> slack(const dependency_graph& g, const schedule& s, double end_ns, Lag&& lag) {
-  std::vector<double> late(g.size(), end_ns);
+/// How much later each node could end without moving the span: a backward
+/// pass over `order` with the replay model's lags, on the measured schedule.
+/// Each node's slack is final when it is reached (its successors come later in
+/// `order`); it is kept as slack, not as a latest end, to save a pass.
+inline std::vector<double> slack(const dependency_graph& g, const critical_path_result& r) {
+  const auto& ev = g.events;
+  std::vector<double> sl(g.size(), std::numeric_limits<double>::infinity());
   for (auto it = g.order.rbegin(); it != g.order.rend(); ++it) {
     const std::uint32_t n = *it;
-    const double late_begin = late[n] - (s.end[n] - s.begin[n]);
-    for_each_pred(g, n, [&](std::uint32_t p, edge_kind k) {
-      late[p] = std::min(late[p], late_begin - lag(p, n, k));
+    const double begin = ev[n].begin_ns, end = ev[n].end_ns;
+    sl[n] = std::min(sl[n], r.end_ns - end);
+    const double late_begin = sl[n] + begin;  // latest begin: latest end - duration
+    const std::uint32_t b = r.binding[n];
+    if (b == no_node) continue;
+    const double cap = std::max(begin - ev[b].end_ns, 0.0);
+    for_each_pred(g, n, [&](std::uint32_t p, edge_kind) {
+      const double pend = ev[p].end_ns, lat = begin - pend;
+      const double lag = p == b ? lat : std::min(lat, cap);
+      sl[p] = std::min(sl[p], late_begin - lag - pend);
     });
   }
-  for (std::size_t i = 0; i < g.size(); ++i) late[i] -= s.end[i];
-  return late;
+  return sl;
 }
 
 }  // namespace detail
@@ -158,11 +181,12 @@ std::vector<double> slack(const dependency_graph& g, const schedule& s, double e
 /// The critical path of the measured schedule, with slack per command.
 inline critical_path_result critical_path(const dependency_graph& g) {
   critical_path_result r;
-  const schedule s = detail::measured(g);
+  const detail::measured_times s{g.events};
+  std::uint32_t last = 0;
   detail::bind(
-      g, s, [](std::uint32_t, std::uint32_t, edge_kind) { return 0.0; }, r);
-  detail::walk(g, s, r);
-  r.slack_ns = detail::slack(g, s, r.end_ns, detail::lag_model{&g, &s, &r});
+      g, s, [](std::uint32_t, std::uint32_t, edge_kind) { return 0.0; }, r, last);
+  detail::walk(g, s, last, r);
+  r.slack_ns = detail::slack(g, r);
   return r;
 }
 

@@ -22,7 +22,7 @@ enum class idle_cause : std::uint8_t {
   sync,            ///< the next command waited for a message (send_msg / wait_msg)
   dispatch,        ///< nothing it waited for was pending: the issuer was late
   edge,            ///< before the queue's first or after its last command
-  unknown,         ///< no dependency data for the next command (or its id is unresolved)
+  unknown,         ///< no dependency data for the next command (or its id is unresolved or unused)
 };
 inline constexpr std::size_t idle_cause_count = 5;
 
@@ -66,11 +66,12 @@ inline idle_interval classify_gap(const dependency_graph& g, std::uint32_t n, do
     iv.cause = idle_cause::dependency;
     iv.on = d;
   }
-  if (const auto s = g.sync[n]; s != no_node && g.events[s].end_ns > late) {
+  if (const auto s = g.usable_sync(n); s != no_node && g.events[s].end_ns > late) {
     iv.cause = idle_cause::sync;
     iv.on = s;
   }
-  if (iv.on == no_node && (st & (dependency_graph::unresolved | dependency_graph::violated)))
+  if (iv.on == no_node && (st & (dependency_graph::unresolved | dependency_graph::violated |
+                                 dependency_graph::dep_unused)))
     iv.cause = idle_cause::unknown;
   return iv;
 }
@@ -84,9 +85,12 @@ inline idle_interval classify_gap(const dependency_graph& g, std::uint32_t n, do
 inline std::vector<queue_idle> idle_causes(const dependency_graph& g) {
   std::vector<queue_idle> out;
   const auto ev = g.events;
-  for (const auto& [b, e] : detail::track_ranges(ev)) {
+  const auto tracks = detail::track_ranges(ev);
+  out.reserve(tracks.size());
+  for (const auto& [b, e] : tracks) {
     queue_idle q;
     q.track = track_of(ev[b]);
+    q.intervals.reserve(e - b + 1);  // at most one per command and the tail: pages stay untouched
     auto add = [&](const idle_interval& iv) {
       if (!(iv.end_ns > iv.begin_ns)) return;
       q.total_ns += iv.dur_ns();

@@ -162,8 +162,7 @@ inline whatif_result whatif(const dependency_graph& g, const std::vector<scale_r
                             const name_table& names) {
   whatif_result w;
   const critical_path_result measured_path = critical_path(g);
-  const schedule m = detail::measured(g);
-  const detail::lag_model lag{&g, &m, &measured_path};
+  const detail::lag_model lag{&g, &measured_path};
   w.measured_span_ns = measured_path.span_ns();
   w.replayed_span_ns = detail::span_of(detail::replay(g, {}, lag));
   std::vector<double> factor(g.size(), 1.0);
@@ -173,8 +172,9 @@ inline whatif_result whatif(const dependency_graph& g, const std::vector<scale_r
   }
   w.predicted = detail::replay(g, factor, lag);
   w.predicted_span_ns = detail::span_of(w.predicted);
-  detail::bind(g, w.predicted, lag, w.path);
-  detail::walk(g, w.predicted, w.path);
+  std::uint32_t last = 0;
+  detail::bind(g, detail::schedule_times{&w.predicted}, lag, w.path, last);
+  detail::walk(g, detail::schedule_times{&w.predicted}, last, w.path);
   return w;
 }
 

@@ -8,6 +8,8 @@
 
 namespace tpuprof::report {
 
+struct critical_path_summary;  // report/critical_path_summary.hpp
+
 /// What the HTML report contains.
 struct html_options {
   std::string title;                       ///< page title; empty = "<chip> profile: <source>"
@@ -19,6 +21,9 @@ struct html_options {
   /// each in the page); past this many the rest are counted, not drawn.
   std::size_t max_memory_rects = std::size_t{1} << 22;
   std::size_t buffer_bytes = std::size_t{1} << 18;
+  /// The critical path and idle causes to show (a section, and an outline on
+  /// the timeline); caller-owned, null = none (the page is unchanged).
+  const critical_path_summary* critical_path = nullptr;
 };
 }  // namespace tpuprof::report
 

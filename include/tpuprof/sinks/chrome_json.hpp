@@ -19,6 +19,7 @@
 #include <tpuprof/sinks/detail/window_counter.hpp>
 #include <tpuprof/sinks/output.hpp>
 #include <tpuprof/sinks/sink.hpp>
+#include <tpuprof/sinks/slice_marks.hpp>
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/views/track_layout.hpp>
 
@@ -30,6 +31,9 @@ struct chrome_json_options {
   bool counters = true;
   std::int64_t counter_window_ns = 0;  ///< 0 = automatic
   std::size_t buffer_bytes = std::size_t{1} << 18;
+  /// Flow arrows (`s`/`f` events) and critical-path flags (arg
+  /// "critical_path": true) of some slices (caller-owned; null = none).
+  const slice_marks* marks = nullptr;
 };
 
 /// Device pids are 0x40000000 + device*4096 (+2048 for CDMA ports) + unit,
@@ -112,7 +116,7 @@ class chrome_json_sink {
         e.function ? esc_.get(e.function, names()[e.function]) : std::string_view{};
     const std::string_view eng = name(e.engine);
     // One reservation per event: fixed text and numbers need < 400 bytes.
-    char* p = buf_.reserve(400 + eng.size() + op.size() + fn.size());
+    char* p = buf_.reserve(432 + eng.size() + op.size() + fn.size());
     if (!first_) *p++ = ',';
     first_ = false;
     p = write_lit(p, "\n{\"ph\":\"X\",\"cat\":\"");
@@ -166,8 +170,11 @@ class chrome_json_sink {
     if (is_hardware(e.engine) && !e.matched()) {
       key("\"matched\":false");
     }
+    const slice_mark* mark = opt_.marks ? opt_.marks->find(e) : nullptr;
+    if (mark && mark->critical) key("\"critical_path\":true");
     p = write_lit(p, "}}");
     buf_.commit(p);
+    if (mark) put_flows(*mark, tr.pid, tr.tid0 + lane, (b + en) / 2);
     if (tr.counters) {
       double bytes = e.has_bytes() ? static_cast<double>(e.bytes) : 0.0;
       tr.win.add(b, en, bytes, emitter(tr));
@@ -294,6 +301,25 @@ class chrome_json_sink {
       sort_meta(tr.pid, tid, "thread_sort_index", tr.sort0 + lane);
     }
     return lane;
+  }
+  /// Flow v1 events bound to the slice at `ts_ns` on (pid, tid): `s` where a
+  /// flow starts, `f` (binding to the enclosing slice) where it ends.
+  void put_flows(const slice_mark& m, std::uint32_t pid, std::uint32_t tid, std::int64_t ts_ns) {
+    for (int i = 0; i < 2; ++i) {
+      const std::uint64_t id = i ? m.flow_in : m.flow_out;
+      if (!id) continue;
+      open_event();
+      buf_.append(i ? R"("ph":"f","bp":"e")" : R"("ph":"s")");
+      buf_.append(R"(,"cat":"critical_path","name":"critical_path","id":)");
+      detail::put_int(buf_, id);
+      buf_.append(R"(,"pid":)");
+      detail::put_int(buf_, pid);
+      buf_.append(R"(,"tid":)");
+      detail::put_int(buf_, tid);
+      buf_.append(R"(,"ts":)");
+      detail::put_us3(buf_, ts_ns - origin_);
+      buf_.put('}');
+    }
   }
   struct counter_emit {
     chrome_json_sink* self;

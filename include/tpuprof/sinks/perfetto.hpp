@@ -21,11 +21,13 @@
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/sinks/counter_sample.hpp>
+#include <tpuprof/sinks/detail/perfetto_marks.hpp>
 #include <tpuprof/sinks/detail/perfetto_tags.hpp>
 #include <tpuprof/sinks/detail/proto_writer.hpp>
 #include <tpuprof/sinks/detail/window_counter.hpp>
 #include <tpuprof/sinks/output.hpp>
 #include <tpuprof/sinks/sink.hpp>
+#include <tpuprof/sinks/slice_marks.hpp>
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/views/track_layout.hpp>
 
@@ -39,6 +41,8 @@ struct perfetto_options {
   std::int64_t counter_window_ns = 0;
   /// Bytes buffered before each write to the output.
   std::size_t buffer_bytes = std::size_t{1} << 18;
+  /// Flow arrows and critical-path flags of some slices (caller-owned; null = none).
+  const slice_marks* marks = nullptr;
 };
 
 /// Writes engine events (and host spans, counters) as Perfetto TrackEvents.
@@ -110,6 +114,8 @@ class perfetto_sink {
     const std::uint32_t dir_iid = dir_iid_base + static_cast<std::uint32_t>(dir);
     const bool new_dir = dir != direction::none && !test_set(tr.strs_done, dir_iid);
     std::size_t need = 200;
+    const slice_mark* mark = opt_.marks ? opt_.marks->find(e) : nullptr;
+    if (mark) need += detail::perfetto::mark_bound;
     if (new_op) need += detail::proto::string_bound(op_name(op)) + 16;
     if (new_fn) need += detail::proto::string_bound(fn) + 16;
     slice(
@@ -141,6 +147,7 @@ class perfetto_sink {
             p = put_uint(p, debug_annotation::bool_value, 0);
             p = end_nested(a, p);
           }
+          if (mark) p = put_mark(p, *mark);
           p = end_nested(te, p);
         },
         need);

@@ -520,6 +520,7 @@ inline constexpr std::string_view report_js[] = {
 )tpuprof_asset",
     R"tpuprof_asset(      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
     });
+    if (critOn) drawCriticalPath(t0, s, plotW);
     tl.drawMs = performance.now() - t_start;
   }
 
@@ -574,6 +575,52 @@ inline constexpr std::string_view report_js[] = {
       ctx.strokeRect(GUTTER + Math.max(x0, -2) - 1, y, Math.max(2, Math.min(x1, plotW + 2) - Math.max(x0, -2)) + 2, ROW);
       ctx.lineWidth = 1;
     }
+  }
+
+  // ---------- critical path (meta.crit, present with dependency data: docs/analysis.md) ----------
+  let critOn = false;  // outline the path on the timeline
+  const CRIT_VIA = ['start', 'engine order', 'dependency', 'sync'];
+  // Outlines the path's commands and joins each to the one it waited for (dependency, sync).
+  function drawCriticalPath(t0, s, plotW) {
+    const ctx = tl.ctx;
+    let prev = null;
+    ctx.save();
+    ctx.beginPath(); ctx.rect(GUTTER, AXIS, plotW, tl.H); ctx.clip();
+    ctx.strokeStyle = '#f04438'; ctx.lineWidth = 2;
+    for (const [li, i, via] of meta.crit.path) {
+      const L = lanes[li];
+      if (!L || i >= L.n) { prev = null; continue; }
+      const x0 = GUTTER + (L.b[i] - t0) * s, x1 = GUTTER + (L.e[i] - t0) * s;
+      const y = tl.laneY[li] + L.depth[i] * ROW;
+      if (x1 >= GUTTER - 2 && x0 <= GUTTER + plotW + 2) ctx.strokeRect(x0 - 1, y, Math.max(2, x1 - x0 + 2), ROW);
+      if (prev && via >= 2) {
+        ctx.beginPath(); ctx.moveTo(prev.x, prev.y); ctx.lineTo(x0, y + ROW / 2); ctx.stroke();
+      }
+      prev = { x: x1, y: y + ROW / 2 };
+    }
+    ctx.restore();
+  }
+  function critPathSection() {
+    const c = meta.crit;
+    if (!c) return null;
+    const share = (v) => (c.span_ns > 0 ? (100 * v / c.span_ns).toFixed(1) + '%' : '');
+    const toggle = el('input', { type: 'checkbox', id: 'crit-toggle' });
+    toggle.addEventListener('change', () => { critOn = toggle.checked; redraw(); });
+    const viaCount = [0, 0, 0, 0];
+    for (const p of c.path) viaCount[p[2]]++;
+    const rows = c.by_engine.map(([e, v]) => [e, v, v]).concat([['latency', c.latency_ns, c.latency_ns]]);
+    const byEng = sortableTable([{ t: 'engine' }, { t: 'on the path', num: true, fmt: dur }, { t: 'share of the span', num: true, fmt: share }], rows, { short: true });
+    const causes = ['dependency', 'sync', 'dispatch', 'edge', 'unknown'];
+    const idle = sortableTable([{ t: 'dev', num: true }, { t: 'core', num: true }, { t: 'engine' }, { t: 'idle', num: true, fmt: dur }]
+      .concat(causes.map((k) => ({ t: k, num: true, fmt: dur }))), c.idle, { short: true });
+    const deps = c.data ? c.deps[0] + ' dependencies resolved, ' + c.deps[1] + ' none, ' + c.deps[2] + ' unresolved, ' + c.deps[3] + ' violations'
+      : 'no dependency data: engine order only';
+    return section('critical-path', 'Critical path and idle causes',
+      el('p', null, 'The chain of commands that set the span (' + dur(c.span_ns) + '): ' + c.path.length + ' commands, ' +
+        viaCount[2] + ' reached by a dependency, ' + viaCount[3] + ' by a sync message; ' + deps + '. Analysed on shared-counter times.'),
+      el('label', null, toggle, ' outline the critical path on the timeline'),
+      el('h3', null, 'Critical path by engine'), byEng,
+      el('h3', null, 'Idle time of each engine by cause'), idle);
   }
 
   // Bandwidth rows: precomputed series when zoomed out, the events when zoomed in.
@@ -634,7 +681,8 @@ inline constexpr std::string_view report_js[] = {
         const yv = y0 + h - (bins[k] / peak) * (h - 4);
         ctx.lineTo(GUTTER + k * (plotW / nb), yv); ctx.lineTo(GUTTER + (k + 1) * (plotW / nb), yv);
       }
-      ctx.lineTo(GUTTER + plotW, y0 + h); ctx.closePath();
+)tpuprof_asset",
+    R"tpuprof_asset(      ctx.lineTo(GUTTER + plotW, y0 + h); ctx.closePath();
       ctx.globalAlpha = 0.75; ctx.fillStyle = row.lane.color; ctx.fill(); ctx.globalAlpha = 1;
     });
   }
@@ -695,8 +743,7 @@ inline constexpr std::string_view report_js[] = {
       mem.panels.push(Q);
     });
   }
-)tpuprof_asset",
-    R"tpuprof_asset(  // Indices 0..n-1 ordered by b, given runs [s, e) that are each ordered
+  // Indices 0..n-1 ordered by b, given runs [s, e) that are each ordered
   // already (a lane's operands follow its events): pairwise merges, stable.
   function mergeRuns(b, runs, n) {
     let cur = new Uint32Array(n), tmp = new Uint32Array(n);
@@ -795,7 +842,8 @@ inline constexpr std::string_view report_js[] = {
       }
       const off = document.createElement('canvas');
       off.width = gw; off.height = gh;
-      const octx = off.getContext('2d'), img = octx.createImageData(gw, gh), px = img.data;
+)tpuprof_asset",
+    R"tpuprof_asset(      const octx = off.getContext('2d'), img = octx.createImageData(gw, gh), px = img.data;
       for (let k = 0, q = 0; k < gw * gh; k++, q += 4) {
         const r = rd[k], w = wr[k];
         if (r === 0 && w === 0) continue;
@@ -847,8 +895,7 @@ inline constexpr std::string_view report_js[] = {
     }
     const dropped = meta.mem.dropped;
     return section('memory-section', 'Memory over time (x: time, shared with the timeline; y: address)', ...kids,
-)tpuprof_asset",
-    R"tpuprof_asset(      el('div', { class: 'legend' }, el('span', null, el('i', { style: 'background:rgb(' + MEM_R + ')' }), 'read'),
+      el('div', { class: 'legend' }, el('span', null, el('i', { style: 'background:rgb(' + MEM_R + ')' }), 'read'),
         el('span', null, el('i', { style: 'background:rgb(' + MEM_W + ')' }), 'written'),
         'Each operand of a command covers its addresses for the command\u2019s duration; when zoomed out, overlapping operands add up (more opaque).',
         dropped ? el('span', { class: 'bad' }, num(dropped) + ' operands past the report\u2019s limit are not drawn') : null));
@@ -947,7 +994,8 @@ inline constexpr std::string_view report_js[] = {
   // Tooltip fields of event i of lane L, as [label, text] pairs.
   function eventFields(L, i) {
     const f = [];
-    const op = colv(L, 'op', i), ty = colv(L, 'ty', i), fl = colv(L, 'fl', i), byt = colv(L, 'by', i);
+)tpuprof_asset",
+    R"tpuprof_asset(    const op = colv(L, 'op', i), ty = colv(L, 'ty', i), fl = colv(L, 'fl', i), byt = colv(L, 'by', i);
     const [bc, ec] = cyclesOf(L, i);
     const b = L.b[i], e = L.e[i], d = e - b;
     f.push(['op', opName(op)]);
@@ -1004,8 +1052,7 @@ inline constexpr std::string_view report_js[] = {
     const r = canvas.getBoundingClientRect(), x = cx - r.left - GUTTER, y = cy - r.top - AXIS;
     const row = Math.floor(y / 44);
     if (x < 0 || y < 0 || row >= bw.rows.length || !bw.cache) { tip.style.display = 'none'; return; }
-)tpuprof_asset",
-    R"tpuprof_asset(    const bins = bw.cache[row], k = Math.min(bins.length - 1, Math.floor(x / ((r.width - GUTTER) / bins.length)));
+    const bins = bw.cache[row], k = Math.min(bins.length - 1, Math.floor(x / ((r.width - GUTTER) / bins.length)));
     const t = view.t0 + (x / (r.width - GUTTER)) * (view.t1 - view.t0);
     showTip(bw.rows[row].lane.label, [['time', dur(t - info.begin_ns)], ['bandwidth', bins[k].toFixed(3) + ' GB/s']], cx, cy);
   }
@@ -1066,6 +1113,11 @@ inline constexpr std::string_view report_js[] = {
         el('a', { href: '#tables' }, 'Tables'), el('a', { href: '#diagnostics' }, 'Diagnostics'))),
     overview(), ...timeline(), memorySection(), tables(), diagnostics(),
     el('footer', null, meta.generator + ' \u00b7 ' + num(info.events) + ' events decoded in ' + decodeMs.toFixed(0) + ' ms \u00b7 self-contained, works offline'));
+  const critSection = critPathSection();  // before the tables, when the report has dependency data
+  if (critSection) {
+    document.getElementById('tables').before(critSection);
+    app.querySelector('nav').append(el('a', { href: '#critical-path' }, 'Critical path'));
+  }
   layoutCanvas();
   drawNow();
 
@@ -1075,7 +1127,8 @@ inline constexpr std::string_view report_js[] = {
     drawMs: () => tl.drawMs,
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
-    fields: (li, i) => eventFields(lanes[li], i),
+)tpuprof_asset",
+    R"tpuprof_asset(    fields: (li, i) => eventFields(lanes[li], i),
     // Zooms onto event i of lane li and returns the client point of its centre.
     focus: (li, i) => {
       const L = lanes[li];

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <ranges>
 #include <string>
 #include <string_view>
@@ -19,6 +20,7 @@
 #include <tpuprof/event.hpp>
 #include <tpuprof/operand_source.hpp>
 #include <tpuprof/regs/instruction.hpp>
+#include <tpuprof/report/detail/critical_path_section.hpp>
 #include <tpuprof/report/detail/html_assets.hpp>
 #include <tpuprof/report/detail/html_text.hpp>
 #include <tpuprof/report/detail/lane_columns.hpp>
@@ -338,6 +340,15 @@ class report_writer {
     }).write(hw);
     o_.put(',');
     write_memory();
+    if (opt_.critical_path) {
+      o_.put(',');
+      write_critical_path(o_, *opt_.critical_path,
+                          [this](track_key k) -> std::optional<std::size_t> {
+                            const auto it = index_.find(k.packed());
+                            if (it == index_.end()) return std::nullopt;
+                            return position_[it->second];
+                          });
+    }
     o_.put('}');
   }
 

@@ -1,0 +1,59 @@
+/// slice_marks: what the trace sinks add to some events' slices besides their
+/// own fields: flow arrows between slices and a critical-path flag, looked up
+/// by the event's identity (sinks/critical_path_marks.hpp fills them).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+
+#include <tpuprof/event.hpp>
+#include <tpuprof/views/event_range.hpp>
+
+namespace tpuprof::sinks {
+
+/// The marks of one event's slice.
+struct slice_mark {
+  std::uint64_t flow_out = 0;  ///< id of a flow (arrow) that starts at this slice; 0 = none
+  std::uint64_t flow_in = 0;   ///< id of a flow that ends at this slice; 0 = none
+  bool critical = false;       ///< the command is on the critical path
+};
+
+/// slice_mark per event, by the event's identity (device, core, engine,
+/// group, cmd id, begin and end cycle): events of another decode of the same
+/// dump at the same time base find theirs.
+class slice_marks {
+ public:
+  /// The marks of `e`, created empty on first use.
+  slice_mark& at(const engine_event& e) { return index_[key_of(e)]; }
+  /// The marks of `e`, or null.
+  const slice_mark* find(const engine_event& e) const {
+    if (index_.empty()) return nullptr;
+    auto it = index_.find(key_of(e));
+    return it == index_.end() ? nullptr : &it->second;
+  }
+  std::size_t size() const noexcept { return index_.size(); }
+  bool empty() const noexcept { return index_.empty(); }
+
+ private:
+  struct key {
+    std::uint64_t begin_cycle, end_cycle;
+    std::uint32_t cmd_id, track;  // track_key::packed()
+    std::uint16_t group;
+    friend bool operator==(const key&, const key&) = default;
+  };
+  struct key_hash {
+    std::size_t operator()(const key& k) const noexcept {
+      std::uint64_t h = k.begin_cycle * 0x9E3779B97F4A7C15ull ^ k.end_cycle;
+      h ^= (std::uint64_t{k.cmd_id} << 32 | std::uint64_t{k.track} << 8 | k.group) +
+           0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+      return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+  };
+  static key key_of(const engine_event& e) noexcept {
+    return {e.begin_cycle, e.end_cycle, e.cmd_id, track_of(e).packed(), e.group};
+  }
+  std::unordered_map<key, slice_mark, key_hash> index_;
+};
+
+}  // namespace tpuprof::sinks
