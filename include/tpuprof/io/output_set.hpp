@@ -85,7 +85,7 @@ class output_set {
   std::filesystem::path stage(std::string_view name) {
     if (!valid_name(name)) throw output_error(std::string(name) + ": not a plain file name");
     step("stage:" + std::string(name));
-    names_.emplace_back(name);
+    if (std::find(names_.begin(), names_.end(), name) == names_.end()) names_.emplace_back(name);
     return stage_ / std::string(name);
   }
   /// The final path of `name` (for messages).
