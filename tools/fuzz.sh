@@ -47,7 +47,7 @@ for name in "${targets[@]}"; do
   grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|ERROR|SUMMARY" "$log" | sort -u | head -5 || true
   units=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{s+=$1} END {print s+0}')
   [ -f build/fuzz/$name.cpu ] && awk -v n="$units" \
-    '{c = $1 + $2} END {printf "cpu_s: %.2f  exec_per_cpu_s: %d\n", c, c > 0 ? n / c : 0}' build/fuzz/$name.cpu
+    '{c = $1 + $2} END {printf "cpu_s: %.2f  exec_per_cpu_s: %d\n", c, (c > 0 ? n / c : 0)}' build/fuzz/$name.cpu
   ls "$artifacts" | head -5
 done
 exit $status
