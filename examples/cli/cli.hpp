@@ -95,6 +95,8 @@ std::string json_str(std::string_view s);
 std::string json_num(double v);
 /// `v` with `prec` decimals; "" for NaN and infinities.
 std::string num(double v, int prec = 3);
+/// num() for JSON: the same digits, but NaN and infinities are null.
+std::string json_fixed(double v, int prec = 3);
 /// Op name of `e`, "unknown" when it has none.
 std::string op_text(const tpuprof::trace_info& i, const tpuprof::engine_event& e);
 /// --by value of group and diff; throws std::invalid_argument.

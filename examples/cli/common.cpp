@@ -99,6 +99,10 @@ std::string num(double v, int prec) {
   return fmt::format("{:.{}f}", v, prec);
 }
 
+std::string json_fixed(double v, int prec) {
+  return std::isfinite(v) ? num(v, prec) : "null";
+}
+
 std::string op_text(const trace_info& i, const engine_event& e) {
   auto s = i.names[e.op];
   return s.empty() ? std::string("unknown") : std::string(s);

@@ -1,6 +1,7 @@
 // tpuprof convert: Perfetto / Chrome JSON / CSV / HTML files and summary.txt,
 // optionally merged with a host trace.
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -53,7 +54,13 @@ io::host_trace read_host(const convert_options& c, const trace& t, progress& p) 
   if (c.host_offset_ns) {
     host.shift(static_cast<std::int64_t>(*c.host_offset_ns));
   } else if (auto tail = t.info().property("tail_offset_ns"); !tail.empty()) {
-    host.align_by_tail(std::stoll(std::string(tail)), static_cast<std::int64_t>(t.info().end_ns));
+    std::int64_t v = 0;
+    auto r = std::from_chars(tail.data(), tail.data() + tail.size(), v);
+    if (r.ec != std::errc{} || r.ptr != tail.data() + tail.size())
+      throw decode_error((fs::path(t.info().source) / "global.profile").string(),
+                         decode_error::no_offset,
+                         "tail_offset_ns '" + std::string(tail) + "' is not a 64-bit integer");
+    host.align_by_tail(v, static_cast<std::int64_t>(t.info().end_ns));
   } else {
     host.align_by_tail(0, static_cast<std::int64_t>(t.info().end_ns));
   }
@@ -187,7 +194,7 @@ subcommand register_convert(CLI::App& app, common_options& o) {
                  "host Chrome JSON trace to merge (tpudnn, torch)");
   sc->add_option("--host-offset-ns", c->host_offset_ns,
                  "explicit host->device shift instead of tail_offset_ns")
-      ->check(finite_number);
+      ->check(ns_offset);
   sc->add_flag("--disable_summary,--no-summary", c->no_summary, "do not write summary.txt");
   sc->add_flag("--each", c->each,
                "a parent directory's dumps each into OUT/<dump>/ (-j at a time), not one trace");

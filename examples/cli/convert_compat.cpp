@@ -63,6 +63,7 @@ void write_compat_outputs(const compat_options& c, const trace& t, const output_
     auto write_db = [&](const fs::path& f) {
       sinks::sqlite_options so;
       so.label = c.label;
+      so.shared = !c.sqlite_db.empty();  // other runs append to it: durable settings
       sinks::sqlite_sink s(f, so);
       s.begin(t.info());
       for (const engine_event& e : t.events()) s.write(e);

@@ -55,7 +55,7 @@ void print_json(const trace& t, const algo::dependency_graph& g,
   std::string s = fmt::format(
       "{{\"span_ns\":{},\"dependency_data\":{},\"dependencies\":{{\"resolved\":{},\"none\":{},"
       "\"unresolved\":{},\"violations\":{}}},\"path\":[",
-      num(cp.span_ns()), g.has_data() ? "true" : "false", g.counts.resolved, g.counts.none,
+      json_fixed(cp.span_ns()), g.has_data() ? "true" : "false", g.counts.resolved, g.counts.none,
       g.counts.unresolved, g.counts.violations);
   for (std::size_t i = 0; i < cp.path.size(); ++i) {
     const auto& st = cp.path[i];
@@ -63,21 +63,22 @@ void print_json(const trace& t, const algo::dependency_graph& g,
     s += fmt::format(
         "{}{{\"engine\":\"{}\",\"core\":{},\"cmd_id\":{},\"begin_ns\":{},\"end_ns\":{},\"via\":\"{}"
         "\",\"latency_ns\":{}}}",
-        i ? "," : "", json_engine(e.engine), e.unit, e.cmd_id, num(st.begin_ns - lay.origin_ns),
-        num(st.end_ns - lay.origin_ns), name(st.via), num(st.latency_ns));
+        i ? "," : "", json_engine(e.engine), e.unit, e.cmd_id,
+        json_fixed(st.begin_ns - lay.origin_ns), json_fixed(st.end_ns - lay.origin_ns),
+        name(st.via), json_fixed(st.latency_ns));
   }
   s += "],\"path_by_engine_ns\":{";
   for (engine en : engines_of(t))
     s += fmt::format("\"{}\":{},", json_engine(en),
-                     num(cp.by_engine_ns[static_cast<std::size_t>(en)]));
-  s += fmt::format("\"latency\":{}}},\"idle\":[", num(cp.latency_ns));
+                     json_fixed(cp.by_engine_ns[static_cast<std::size_t>(en)]));
+  s += fmt::format("\"latency\":{}}},\"idle\":[", json_fixed(cp.latency_ns));
   for (std::size_t i = 0; i < idle.size(); ++i) {
     const auto& q = idle[i];
     s += fmt::format("{}{{\"engine\":\"{}\",\"core\":{},\"total_ns\":{},\"by_cause_ns\":{{",
-                     i ? "," : "", json_engine(q.track.eng), q.track.unit, num(q.total_ns));
+                     i ? "," : "", json_engine(q.track.eng), q.track.unit, json_fixed(q.total_ns));
     for (std::size_t c = 0; c < algo::idle_cause_count; ++c)
       s += fmt::format("{}\"{}\":{}", c ? "," : "", name(static_cast<algo::idle_cause>(c)),
-                       num(q.by_cause_ns[c]));
+                       json_fixed(q.by_cause_ns[c]));
     s += "}}";
   }
   s += "]}\n";

@@ -43,6 +43,16 @@ inline const CLI::Validator finite_number(
     },
     "NUMBER", "finite_number");
 
+/// A time shift in ns that fits std::int64_t (finite, |v| < 2^63).
+inline const CLI::Validator ns_offset(
+    [](std::string& s) -> std::string {
+      double v = 0;
+      if (!detail::parse_double(s, v)) return "'" + s + "' is not a number";
+      if (!std::isfinite(v)) return "'" + s + "' is not a finite number";
+      return v >= -0x1p63 && v < 0x1p63 ? std::string{} : s + " ns is out of range (|ns| < 2^63)";
+    },
+    "NS", "ns_offset");
+
 /// A count of cores: 1 to 1024.
 inline const CLI::Validator core_count(
     [](std::string& s) -> std::string {

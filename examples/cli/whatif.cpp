@@ -47,11 +47,12 @@ int run_whatif(const common_options& o, const std::vector<algo::scale_rule>& rul
     std::string s = fmt::format(
         "{{\"measured_span_ns\":{},\"replayed_span_ns\":{},\"predicted_span_ns\":{},"
         "\"path_by_engine_ns\":{{",
-        num(w.measured_span_ns), num(w.replayed_span_ns), num(w.predicted_span_ns));
+        json_fixed(w.measured_span_ns), json_fixed(w.replayed_span_ns),
+        json_fixed(w.predicted_span_ns));
     for (engine en : engines)
       s += fmt::format("\"{}\":{},", json_engine(en),
-                       num(w.path.by_engine_ns[static_cast<std::size_t>(en)]));
-    s += fmt::format("\"latency\":{}}}}}\n", num(w.path.latency_ns));
+                       json_fixed(w.path.by_engine_ns[static_cast<std::size_t>(en)]));
+    s += fmt::format("\"latency\":{}}}}}\n", json_fixed(w.path.latency_ns));
     std::fputs(s.c_str(), stdout);
     return finish(o, t);
   }

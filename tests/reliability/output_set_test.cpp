@@ -16,9 +16,6 @@ namespace fs = std::filesystem;
 using tpuprof::io::output_set;
 
 namespace {
-/// A pid no process can have (above Linux's pid_max): "a run that was killed".
-constexpr long dead_pid = 1L << 30;
-
 std::map<std::string, std::string> contents(const fs::path& dir) {
   std::map<std::string, std::string> m;
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -62,13 +59,10 @@ TEST_CASE("output_set: a kill at every step leaves the old or the new complete s
     std::vector<std::string> seen;
     bool killed = false;
     try {
-      output_set s(
-          dir,
-          [&](std::string_view st) {
-            seen.emplace_back(st);
-            return st == steps[k];
-          },
-          dead_pid);
+      output_set s(dir, [&](std::string_view st) {
+        seen.emplace_back(st);
+        return st == steps[k];
+      });
       write_set(s, "new");
     } catch (const output_set::killed&) {
       killed = true;
@@ -108,18 +102,18 @@ TEST_CASE("output_set: a failed run keeps the old set; leftovers of dead runs ar
   } catch (const std::runtime_error&) {
   }
   CHECK(contents(dir) == set_of("old"));
-  // a dead run's atomic_file temporary and uncommitted staging directory
-  std::ofstream(dir / ("trace.pftrace.tmp." + std::to_string(dead_pid))) << "junk";
-  fs::create_directories(dir / (".tpuprof-staging." + std::to_string(dead_pid)));
-  std::ofstream(dir / (".tpuprof-staging." + std::to_string(dead_pid)) / "summary.txt") << "j";
-  // a live run's files are not touched (this process is alive)
+  // a killed run's uncommitted staging directory, with an atomic_file temporary in it
+  const std::string dead = ".tpuprof-staging.0123abcd";
+  fs::create_directories(dir / dead);
+  std::ofstream(dir / dead / "summary.txt") << "j";
+  std::ofstream(dir / dead / "trace.pftrace.tmp.77") << "junk";
+  // files of the user's that merely look like temporaries are not touched
   const std::string live = "events.csv.tmp." + std::to_string(::getpid());
   std::ofstream(dir / live) << "live";
   {
     output_set s(dir);  // recovers on construction
     auto c = contents(dir);
-    CHECK(c.count("trace.pftrace.tmp." + std::to_string(dead_pid)) == 0);
-    CHECK(c.count(".tpuprof-staging." + std::to_string(dead_pid)) == 0);
+    CHECK(c.count(dead) == 0);
     CHECK(c.count(live) == 1);
   }
   fs::remove(dir / live);

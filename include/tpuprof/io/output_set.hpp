@@ -2,24 +2,33 @@
 /// one set. Files are written into a staging directory inside the output
 /// directory; commit() makes the set durable with one atomic rename (a
 /// journal naming the files), then moves each file into place. A run killed
-/// before that rename leaves the old set untouched; one killed after it is
-/// finished by the next run (recover()), so the directory always ends up
-/// holding one complete set. Leftovers of dead runs are removed.
+/// or failing before that rename leaves the old set untouched; after it, the
+/// staging directory and its journal stay and the next run finishes the
+/// commit (recover()), so the directory always ends up holding one complete
+/// set. Only our own staging directories are ever removed: a run holds an
+/// flock on a lock file inside its staging directory for its lifetime, and a
+/// staging directory whose lock can be taken belongs to a dead run (no pids:
+/// they are reused and mean nothing on a directory shared between hosts).
+/// Protocol and guarantees: docs/reliability.md, "Output sets".
 #pragma once
 
 #include <fcntl.h>
-#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <tpuprof/io/atomic_file.hpp>
@@ -30,63 +39,84 @@ class output_set {
  public:
   /// Fault injection for tests: called at every step ("stage:<name>",
   /// "journal", "committed", "moved:<name>"); returning true stops the set
-  /// there as a killed process would (nothing is cleaned up).
+  /// there as a killed process would (nothing is cleaned up, the lock goes).
   using fault_hook = std::function<bool(std::string_view step)>;
   /// Thrown by a step that the fault hook stopped.
   struct killed {};
 
   static constexpr std::string_view staging_prefix = ".tpuprof-staging.";
   static constexpr std::string_view journal_name = "COMMIT";
+  static constexpr std::string_view lock_name = "LOCK";
+  /// First word of a journal's first line: "tpuprof-commit 1 <seq> <run id>".
+  static constexpr std::string_view journal_magic = "tpuprof-commit 1";
 
   /// Creates `dir`, recovers or removes what dead runs left there, and
-  /// creates this run's staging directory. `pid` names it (tests pass a pid
-  /// that cannot be alive to play a run that was killed).
-  explicit output_set(std::filesystem::path dir, fault_hook hook = {}, long pid = ::getpid())
+  /// creates and locks this run's staging directory.
+  explicit output_set(std::filesystem::path dir, fault_hook hook = {})
       : dir_(std::move(dir)), hook_(std::move(hook)) {
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);
     if (ec) throw output_error(dir_.string() + ": cannot create: " + ec.message());
     recover(dir_);
-    stage_ = dir_ / (std::string(staging_prefix) + std::to_string(pid));
-    std::filesystem::remove_all(stage_, ec);
-    if (!std::filesystem::create_directory(stage_, ec) || ec)
-      throw output_error(stage_.string() + ": cannot create: " + ec.message());
+    for (int attempt = 0; attempt < 16 && !lock_; ++attempt) {
+      run_ = new_run_id();
+      stage_ = dir_ / (std::string(staging_prefix) + run_);
+      if (!std::filesystem::create_directory(stage_, ec)) {
+        if (ec) throw output_error(stage_.string() + ": cannot create: " + ec.message());
+        continue;  // the name exists: draw another
+      }
+      lock_ = stage_lock::take(stage_);  // fails only if a recovering run took it first
+    }
+    if (!lock_) throw output_error(stage_.string() + ": cannot lock the staging directory");
   }
   output_set(const output_set&) = delete;
   output_set& operator=(const output_set&) = delete;
-  /// Uncommitted (an exception, a failed write): the staged files go, the old set stays.
+  /// Uncommitted (an exception, a failed write): the staged files go, the old
+  /// set stays. Committed but not moved (a failed rename): the staging
+  /// directory and journal stay for the next run to finish (roll forward).
   ~output_set() {
-    if (done_ || dead_) return;
+    if (done_ || dead_ || committed_) return;
     std::error_code ec;
     std::filesystem::remove_all(stage_, ec);
   }
 
   /// Where to write the file `name` of the set (inside the staging directory).
+  /// Throws output_error for a name that is not one plain file name.
   std::filesystem::path stage(std::string_view name) {
+    if (!valid_name(name)) throw output_error(std::string(name) + ": not a plain file name");
     step("stage:" + std::string(name));
-    names_.emplace_back(name);
+    if (std::find(names_.begin(), names_.end(), name) == names_.end()) names_.emplace_back(name);
     return stage_ / std::string(name);
   }
   /// The final path of `name` (for messages).
   std::filesystem::path final_path(std::string_view name) const { return dir_ / std::string(name); }
+  /// This run's staging directory.
+  const std::filesystem::path& staging_dir() const noexcept { return stage_; }
 
   /// Makes the staged files the output set. Throws output_error if a staged
-  /// file is missing or the journal cannot be written; then the old set stays.
+  /// file is missing or the journal cannot be written (the old set stays), or
+  /// if a file cannot be moved after the commit point (the journal stays and
+  /// the next run completes the set).
   void commit() {
     for (const auto& n : names_)
-      if (!std::filesystem::exists(stage_ / n))
-        throw output_error((stage_ / n).string() + ": staged file missing");
+      if (!is_file(stage_ / n)) throw output_error((stage_ / n).string() + ": staged file missing");
     step("journal");
     {
       atomic_file j(stage_ / std::string(journal_name));  // the commit point: its rename
+      j.write(std::string(journal_magic) + " " + std::to_string(new_seq()) + " " + run_ + "\n");
       for (const auto& n : names_) j.write(n + "\n");
       j.commit();
     }
+    committed_ = true;
     step("committed");
     for (const auto& n : names_) {
       std::error_code ec;
       std::filesystem::rename(stage_ / n, dir_ / n, ec);
-      if (ec) throw output_error((dir_ / n).string() + ": rename failed: " + ec.message());
+      if (ec) {
+        lock_.reset();  // a committed set of a run that gave up: the next run rolls it forward
+        throw output_error((dir_ / n).string() + ": rename failed: " + ec.message() +
+                           " (the next run into this directory completes the set)");
+      }
       step("moved:" + n);
     }
     sync_dir(dir_);
@@ -96,50 +126,177 @@ class output_set {
   }
 
   /// Finishes the committed sets of dead runs in `dir` (moves their files into
-  /// place) and removes every other leftover of a dead run: uncommitted
-  /// staging directories and atomic_file temporaries (`*.tmp.<pid>`).
+  /// place, oldest commit first) and removes the uncommitted staging
+  /// directories of dead runs. Touches nothing but `.tpuprof-staging.<id>`
+  /// directories (never through a symlink) whose lock it can take.
   static void recover(const std::filesystem::path& dir) {
+    std::vector<std::filesystem::path> stages;
     std::error_code ec;
-    std::vector<std::filesystem::path> stages, temps;
-    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-      const std::string n = e.path().filename().string();
-      if (n.starts_with(staging_prefix) && dead(n.substr(staging_prefix.size())))
-        stages.push_back(e.path());
-      else if (auto p = n.rfind(".tmp."); p != std::string::npos && dead(n.substr(p + 5)))
-        temps.push_back(e.path());
+    std::filesystem::directory_iterator it(dir, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const std::string n = it->path().filename().string();
+      std::error_code sec;
+      if (n.starts_with(staging_prefix) && valid_run_id(n.substr(staging_prefix.size())) &&
+          std::filesystem::symlink_status(it->path(), sec).type() ==
+              std::filesystem::file_type::directory)
+        stages.push_back(it->path());
     }
+    struct committed_stage {
+      std::uint64_t seq;
+      std::filesystem::path path;
+      std::vector<std::string> names;
+      stage_lock lock;
+    };
+    std::vector<committed_stage> committed;
     for (const auto& s : stages) {
-      std::ifstream j(s / std::string(journal_name));
-      for (std::string name; j && std::getline(j, name);)
-        if (!name.empty() && name.find('/') == std::string::npos &&
-            std::filesystem::exists(s / name, ec))
-          std::filesystem::rename(s / name, dir / name, ec);
-      std::filesystem::remove_all(s, ec);
+      auto lock = stage_lock::take(s);
+      if (!lock) continue;  // a live run's, or one we may not touch
+      if (auto j = read_journal(s)) {
+        committed.push_back({j->first, s, std::move(j->second), std::move(lock)});
+      } else {
+        std::error_code rec;
+        std::filesystem::remove_all(s, rec);  // uncommitted: the old set stays
+      }
     }
-    for (const auto& t : temps) std::filesystem::remove(t, ec);
-    if (!stages.empty()) sync_dir(dir);
+    std::sort(committed.begin(), committed.end(),
+              [](const auto& a, const auto& b) { return a.seq < b.seq; });
+    std::vector<const committed_stage*> failed;
+    for (const auto& c : committed) {
+      if (!roll_forward(dir, c.path, c.names)) {
+        failed.push_back(&c);  // kept for a later run, unless a newer set lands
+        continue;
+      }
+      failed.push_back(&c);  // complete: remove it and every older one that failed
+      for (const auto* f : failed) {
+        std::error_code rec;
+        std::filesystem::remove_all(f->path, rec);
+      }
+      failed.clear();
+    }
+    if (!committed.empty()) sync_dir(dir);
   }
 
  private:
+  /// An flock on `<stage>/LOCK`, held as long as this object lives.
+  class stage_lock {
+   public:
+    stage_lock() = default;
+    stage_lock(stage_lock&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+    stage_lock& operator=(stage_lock&& o) noexcept {
+      std::swap(fd_, o.fd_);
+      return *this;
+    }
+    ~stage_lock() { reset(); }
+    void reset() noexcept {
+      if (fd_ >= 0) ::close(fd_);
+      fd_ = -1;
+    }
+    explicit operator bool() const noexcept { return fd_ >= 0; }
+    /// Takes the lock without waiting; empty when another holder has it, the
+    /// lock file is a symlink, or the file it locked is no longer linked there
+    /// (a recovering run removed the directory meanwhile).
+    static stage_lock take(const std::filesystem::path& stage) {
+      stage_lock l;
+      const auto p = stage / std::string(lock_name);
+      l.fd_ = ::open(p.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+      if (l.fd_ < 0) return {};
+      struct stat a {
+      }, b{};
+      if (::flock(l.fd_, LOCK_EX | LOCK_NB) != 0 || ::fstat(l.fd_, &a) != 0 ||
+          ::lstat(p.c_str(), &b) != 0 || a.st_ino != b.st_ino || a.st_dev != b.st_dev)
+        return {};
+      return l;
+    }
+
+   private:
+    int fd_ = -1;
+  };
+
   void step(const std::string& what) {
     if (hook_ && hook_(what)) {
       dead_ = true;
+      lock_.reset();
       throw killed{};
     }
   }
-  /// True when `digits` is a pid and no such process exists.
-  static bool dead(std::string_view digits) {
-    if (digits.empty() || digits.size() > 10) return false;
-    long pid = 0;
-    for (char c : digits) {
-      if (c < '0' || c > '9') return false;
-      pid = pid * 10 + (c - '0');
+
+  /// One file name directly inside the directory, none of ours.
+  static bool valid_name(std::string_view n) {
+    return !n.empty() && n.size() <= 255 && n != "." && n != ".." &&
+           n.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos &&
+           !n.starts_with(staging_prefix) && n != journal_name && n != lock_name &&
+           !n.starts_with(std::string(journal_name) + ".tmp.");
+  }
+  /// Run ids are lowercase hex (new_run_id()), 1 to 32 digits.
+  static bool valid_run_id(std::string_view id) {
+    return !id.empty() && id.size() <= 32 &&
+           id.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+  }
+  static std::string new_run_id() {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::random_device rd;
+    std::string id;
+    for (int i = 0; i < 4; ++i)
+      for (std::uint32_t v = rd(), k = 0; k < 4; ++k, v >>= 4) id += hex[v & 15];
+    return id;
+  }
+  /// Orders commits: wall-clock nanoseconds, strictly increasing in a process.
+  static std::uint64_t new_seq() {
+    static std::uint64_t last = 0;
+    const auto now =
+        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       std::chrono::system_clock::now().time_since_epoch())
+                                       .count());
+    last = std::max(last + 1, now);
+    return last;
+  }
+  static bool is_file(const std::filesystem::path& p) {
+    std::error_code ec;
+    return std::filesystem::symlink_status(p, ec).type() == std::filesystem::file_type::regular;
+  }
+
+  /// The journal's sequence number and file names; nullopt when there is no
+  /// well-formed journal of this directory's run (the run had not committed;
+  /// the journal is renamed into place whole, so a malformed one is not ours
+  /// and is never followed).
+  static std::optional<std::pair<std::uint64_t, std::vector<std::string>>> read_journal(
+      const std::filesystem::path& stage) {
+    const auto jp = stage / std::string(journal_name);
+    if (!is_file(jp)) return std::nullopt;
+    std::ifstream j(jp, std::ios::binary);
+    std::string line;
+    if (!std::getline(j, line) || !line.starts_with(journal_magic) ||
+        line.size() <= journal_magic.size() || line[journal_magic.size()] != ' ')
+      return std::nullopt;
+    const std::string rest = line.substr(journal_magic.size() + 1);
+    const auto sp = rest.find(' ');
+    if (sp == std::string::npos || sp == 0 || sp > 19 ||
+        rest.find_first_not_of("0123456789") != sp ||
+        rest.substr(sp + 1) != stage.filename().string().substr(staging_prefix.size()))
+      return std::nullopt;
+    std::pair<std::uint64_t, std::vector<std::string>> r{std::stoull(rest.substr(0, sp)), {}};
+    while (std::getline(j, line)) {
+      if (!valid_name(line)) return std::nullopt;
+      r.second.push_back(line);
     }
-    if (pid <= 0 || pid == ::getpid()) return false;
-    return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+    if (!j.eof()) return std::nullopt;
+    return r;
+  }
+  /// Moves the journaled files still in the staging directory into `dir` (a
+  /// file already moved is skipped). False if one cannot be moved.
+  static bool roll_forward(const std::filesystem::path& dir, const std::filesystem::path& stage,
+                           const std::vector<std::string>& names) {
+    bool ok = true;
+    for (const auto& n : names) {
+      if (!is_file(stage / n)) continue;
+      std::error_code ec;
+      std::filesystem::rename(stage / n, dir / n, ec);
+      ok = ok && !ec;
+    }
+    return ok;
   }
   static void sync_dir(const std::filesystem::path& dir) {
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
       (void)::fsync(fd);
       ::close(fd);
@@ -147,9 +304,11 @@ class output_set {
   }
 
   std::filesystem::path dir_, stage_;
+  std::string run_;
   fault_hook hook_;
   std::vector<std::string> names_;
-  bool done_ = false, dead_ = false;
+  stage_lock lock_;
+  bool done_ = false, dead_ = false, committed_ = false;
 };
 
 }  // namespace tpuprof::io

@@ -10,9 +10,11 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,32 +36,44 @@ struct sqlite_options {
   std::optional<long long> call;
   /// Free text stored in runs.label (e.g. a model name or a git revision).
   std::string label;
+  /// The database is shared by several runs (`--sqlite-db`): never use the
+  /// fast, non-durable settings, even when this run creates the file.
+  bool shared = false;
+  /// How long to wait for another writer's transaction on the same database.
+  std::chrono::milliseconds busy_timeout{std::chrono::minutes(5)};
 };
 
 /// Writes into an SQLite database file (created when absent, appended to
 /// otherwise) in one transaction: an exception before finish() rolls back,
-/// so a failed run leaves the database as it was. Throws io::output_error.
+/// so a failed run leaves the database as it was. Concurrent writers of one
+/// database wait for each other (sqlite_options::busy_timeout). Only a file
+/// this run creates and does not share gets synchronous=OFF (nothing to lose
+/// but itself); an existing or shared database keeps SQLite's durable
+/// defaults. Throws io::output_error.
 class sqlite_sink {
  public:
   explicit sqlite_sink(const std::filesystem::path& file, sqlite_options opt = {})
       : file_(file.string()), opt_(std::move(opt)) {
-    if (sqlite3_open_v2(file_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-        SQLITE_OK) {
-      std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
-      sqlite3_close(db_);
-      db_ = nullptr;
-      throw io::output_error(file_ + ": cannot open: " + why);
-    }
-    exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF; BEGIN IMMEDIATE;");
-    exec(std::string(detail::sqlite_schema));
+    std::error_code ec;
+    const bool fresh = !opt_.shared && !std::filesystem::exists(file, ec) && !ec;
+    sqlite3* h = nullptr;
+    const int rc =
+        sqlite3_open_v2(file_.c_str(), &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    db_.reset(h);  // closed by db_ whatever follows
+    if (rc != SQLITE_OK)
+      throw io::output_error(file_ + ": cannot open: " + (h ? sqlite3_errmsg(h) : "out of memory"));
+    const auto ms = opt_.busy_timeout.count();
+    sqlite3_busy_timeout(db_.get(), ms > 0x7fffffff ? 0x7fffffff : static_cast<int>(ms));
+    if (fresh) exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF;");
+    exec("BEGIN IMMEDIATE;");
     in_tx_ = true;
+    exec(std::string(detail::sqlite_schema));
   }
   sqlite_sink(const sqlite_sink&) = delete;
   sqlite_sink& operator=(const sqlite_sink&) = delete;
   ~sqlite_sink() {
     for (sqlite3_stmt* s : {ev_, sp_}) sqlite3_finalize(s);
-    if (in_tx_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    sqlite3_close(db_);
+    if (in_tx_) sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
   }
 
   /// The run_id of this dump's rows (valid after begin()).
@@ -76,7 +90,7 @@ class sqlite_sink {
     if (auto c = opt_.call ? opt_.call : call_from_source(info.source)) s.integer(6, *c);
     s.text(7, opt_.label).real(8, info.begin_ns - origin_).real(9, info.end_ns - origin_);
     s.real(10, origin_).run();
-    run_ = sqlite3_last_insert_rowid(db_);
+    run_ = sqlite3_last_insert_rowid(db_.get());
     for (const auto& [k, v] : info.properties) {
       stmt p(*this, "INSERT INTO run_properties(run_id,key,value) VALUES(?,?,?)");
       p.integer(1, run_).text(2, k).text(3, v).run();
@@ -175,8 +189,7 @@ class sqlite_sink {
       return std::isfinite(v) ? check(sqlite3_bind_double(s_, i, v)) : *this;  // NaN -> NULL
     }
     stmt& text(int i, std::string_view v) {
-      return check(
-          sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+      return check(sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
     }
     void run() {
       if (sqlite3_step(s_) != SQLITE_DONE) o_.fail("insert");
@@ -251,18 +264,22 @@ class sqlite_sink {
   }
 
   void prepare(sqlite3_stmt*& s, const char* sql) {
-    if (sqlite3_prepare_v2(db_, sql, -1, &s, nullptr) != SQLITE_OK) fail("prepare");
+    if (sqlite3_prepare_v2(db_.get(), sql, -1, &s, nullptr) != SQLITE_OK) fail("prepare");
   }
   void exec(const std::string& sql) {
-    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) fail("exec");
+    if (sqlite3_exec(db_.get(), sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) fail("exec");
   }
   [[noreturn]] void fail(const char* what) {
-    throw io::output_error(file_ + ": sqlite " + what + ": " + sqlite3_errmsg(db_));
+    throw io::output_error(file_ + ": sqlite " + what + ": " + sqlite3_errmsg(db_.get()));
   }
+
+  struct closer {
+    void operator()(sqlite3* h) const noexcept { sqlite3_close_v2(h); }
+  };
 
   std::string file_;
   sqlite_options opt_;
-  sqlite3* db_ = nullptr;
+  std::unique_ptr<sqlite3, closer> db_;
   sqlite3_stmt* ev_ = nullptr;
   sqlite3_stmt* sp_ = nullptr;
   bool in_tx_ = false;
