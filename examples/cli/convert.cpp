@@ -60,8 +60,9 @@ int run_convert(const common_options& o, const convert_options& c) {
   progress p(o.show_progress, o.progress_color);
   auto t = load(o, p, c.html);
   const io::host_trace host = read_host(c, t, p);
-  const bool any =
-      c.perfetto || c.json || c.csv || c.html || c.compat.sqlite || !c.compat.sqlite_db.empty();
+  const auto regs = register_lookup(c.compat, o);  // null unless an output shows register fields
+  const bool any = c.perfetto || c.json || c.csv || c.html || c.compat.sqlite ||
+                   !c.compat.sqlite_db.empty() || c.compat.xlsx;
   std::vector<std::string> written;
   io::output_set set(plan.dir);  // all files replace the previous run's as one set
   auto emit = [&](const std::string& file, auto&& write) {
@@ -76,11 +77,13 @@ int run_convert(const common_options& o, const convert_options& c) {
     emit("trace.json",
          [&](const fs::path& f) { sinks::write_file<sinks::chrome_json_sink>(f, t, host); });
   if (c.csv) {
-    emit("events.csv", [&](const fs::path& f) { sinks::write_file<sinks::csv_sink>(f, t); });
+    emit("events.csv", [&](const fs::path& f) {
+      sinks::write_file<sinks::csv_sink>(f, t, csv_options_for(c.compat, regs));
+    });
     emit("summary.csv",
          [&](const fs::path& f) { sinks::write_file<sinks::csv_summary_sink>(f, t); });
   }
-  write_compat_outputs(c.compat, t, plan, emit);
+  write_compat_outputs(c.compat, t, plan, emit, regs);
   if (c.html) emit("report.html", [&](const fs::path& f) { write_report(f.string(), t); });
   if (!c.no_summary) {
     emit("summary.txt", [&](const fs::path& f) {

@@ -65,7 +65,10 @@ class output_set {
   std::filesystem::path stage(std::string_view name) {
     step("stage:" + std::string(name));
     names_.emplace_back(name);
-    return stage_ / std::string(name);
+    const auto p = stage_ / std::string(name);
+    if (name.find('/') != std::string_view::npos)  // "PerfDoc/x.xlsx": a file in a subdirectory
+      std::filesystem::create_directories(p.parent_path());
+    return p;
   }
   /// The final path of `name` (for messages).
   std::filesystem::path final_path(std::string_view name) const { return dir_ / std::string(name); }
@@ -85,6 +88,7 @@ class output_set {
     step("committed");
     for (const auto& n : names_) {
       std::error_code ec;
+      if (n.find('/') != std::string::npos) std::filesystem::create_directories((dir_ / n).parent_path(), ec);
       std::filesystem::rename(stage_ / n, dir_ / n, ec);
       if (ec) throw output_error((dir_ / n).string() + ": rename failed: " + ec.message());
       step("moved:" + n);
@@ -111,9 +115,12 @@ class output_set {
     for (const auto& s : stages) {
       std::ifstream j(s / std::string(journal_name));
       for (std::string name; j && std::getline(j, name);)
-        if (!name.empty() && name.find('/') == std::string::npos &&
-            std::filesystem::exists(s / name, ec))
+        if (!name.empty() && name.front() != '/' && name.find("..") == std::string::npos &&
+            std::filesystem::exists(s / name, ec)) {
+          if (name.find('/') != std::string::npos)
+            std::filesystem::create_directories((dir / name).parent_path(), ec);
           std::filesystem::rename(s / name, dir / name, ec);
+        }
       std::filesystem::remove_all(s, ec);
     }
     for (const auto& t : temps) std::filesystem::remove(t, ec);
