@@ -13,6 +13,7 @@
 
 #include <tpuprof/algo/summary.hpp>
 #include <tpuprof/io/atomic_file.hpp>
+#include <tpuprof/sinks/instr_world.hpp>
 #include <tpuprof/sinks/register_fields.hpp>
 #include <tpuprof/sinks/reginfo.hpp>
 #if TPUPROF_WITH_SQLITE
@@ -152,6 +153,17 @@ void write_compat_outputs(const compat_options& c, const trace& t, const output_
       if (regs) xo.command = [regs](const engine_event& e) { return (*regs)(e); };
       sinks::write_xlsx(f, t, xo);
     });
+    if (plan.vendor) {  // bigTpuProfile's "Instr World" table next to its workbook
+      std::string csv = workbook_name(plan);
+      csv.replace(csv.size() - 4, 4, "csv");
+      emit(csv, [&](const fs::path& f) {
+        io::atomic_file af(f);
+        sinks::command_lookup cmd;
+        if (regs) cmd = [regs](const engine_event& e) { return (*regs)(e); };
+        sinks::write_instr_world(af, t, cmd);
+        af.commit();
+      });
+    }
 #else
     throw std::invalid_argument(
         "--xlsx / --enable_doc: this tpuprof was built without libxlsxwriter "
