@@ -3,19 +3,18 @@
 
 #include <cstdio>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <fmt/core.h>
-#include <stdexcept>
-
 #include <CLI/CLI.hpp>
+#include <fmt/core.h>
 
 #include <tpuprof/algo/summary.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/sinks/instr_world.hpp>
-#include <tpuprof/sinks/register_fields.hpp>
 #include <tpuprof/sinks/reginfo.hpp>
+#include <tpuprof/sinks/register_fields.hpp>
 #if TPUPROF_WITH_SQLITE
 #include <tpuprof/sinks/sqlite.hpp>
 #endif
@@ -62,9 +61,8 @@ void write_reg_infos(const trace& t, const register_source& regs, const emit_fn&
   using K = sinks::reg_info_kind;
   for (unsigned u = 0; u < tiu.size(); ++u)
     if (tiu[u])
-      emit(fmt::format("tiuRegInfo_{}.txt", u), [&](const fs::path& f) {
-        write_reg_info(f, t, K::tiu, {engine::tiu}, u, regs);
-      });
+      emit(fmt::format("tiuRegInfo_{}.txt", u),
+           [&](const fs::path& f) { write_reg_info(f, t, K::tiu, {engine::tiu}, u, regs); });
   for (unsigned u = 0; u < dma.size(); ++u)
     if (dma[u])
       emit(fmt::format("tdmaRegInfo_{}.txt", u), [&](const fs::path& f) {
@@ -72,16 +70,16 @@ void write_reg_infos(const trace& t, const register_source& regs, const emit_fn&
       });
   for (unsigned u = 0; u < cdma.size(); ++u)
     if (cdma[u])
-      emit(fmt::format("cdmaRegInfo_{}.txt", u), [&](const fs::path& f) {
-        write_reg_info(f, t, K::cdma, {engine::cdma}, u, regs);
-      });
+      emit(fmt::format("cdmaRegInfo_{}.txt", u),
+           [&](const fs::path& f) { write_reg_info(f, t, K::cdma, {engine::cdma}, u, regs); });
 }
 
 /// The workbook's name: perfdoc.xlsx, or bigTpuProfile's PerfDoc/<OUT>.xlsx.
 std::string workbook_name(const output_plan& plan) {
   if (!plan.vendor) return "perfdoc.xlsx";
   std::string out = fs::absolute(plan.dir).lexically_normal().filename().string();
-  if (out.empty()) out = fs::absolute(plan.dir).lexically_normal().parent_path().filename().string();
+  if (out.empty())
+    out = fs::absolute(plan.dir).lexically_normal().parent_path().filename().string();
   return "PerfDoc/" + out + ".xlsx";
 }
 

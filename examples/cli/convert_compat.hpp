@@ -24,8 +24,8 @@ struct compat_options {
   std::string layout;          ///< "", "tpuprof" or "bigtpuprofile"
   bool enable_doc = false, disable_doc = false, disable_web = false;
   bool sqlite = false;
-  std::string sqlite_db;  ///< --sqlite-db FILE: append to this database
-  std::string label;      ///< --label: runs.label in the database
+  std::string sqlite_db;   ///< --sqlite-db FILE: append to this database
+  std::string label;       ///< --label: runs.label in the database
   bool xlsx = false;       ///< --xlsx: the PerfDoc workbook (perfdoc.xlsx)
   bool registers = false;  ///< --registers: register columns in events.csv
 };

@@ -62,7 +62,8 @@ register_source::register_source(const common_options& o) : p_(std::make_unique<
     auto files = std::make_shared<io::dump_files>(io::dump_files::open_directory(dir));
     const std::string chip =
         o.chip.empty() ? std::string(detect_dump(*files, chips::all{}).chip) : o.chip;
-    p_->devices.push_back(with_chip(chips::all{}, chip, [&]<class C>() { return keep<C>(o, files); }));
+    p_->devices.push_back(
+        with_chip(chips::all{}, chip, [&]<class C>() { return keep<C>(o, files); }));
   }
 }
 

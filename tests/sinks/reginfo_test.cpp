@@ -6,8 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <tpuprof/decode.hpp>
-#include <tpuprof/sinks/register_fields.hpp>
 #include <tpuprof/sinks/reginfo.hpp>
+#include <tpuprof/sinks/register_fields.hpp>
 
 using namespace tpuprof;
 
@@ -38,10 +38,10 @@ TEST_CASE("RegInfo: header and a DMA block without descriptor, line by line") {
       "\tStart Cycle: 100\n\tEnd Cycle: 299\n\tCmd Id: 7\n\tData Type: \n\tAsic Cycle: 200\n"
       "\tStall Cycle: 0\n\tDMA data size(B): 1000\n\tDDR Bandwidth(GB/s): 5\n"
       "\tL2M Bandwidth(GB/s): 0\n";
-  CHECK(out == "__CHIP_ARCH_ARGS__\n\tChip Arch: SG2260\n\tPlatform: ASIC\n\tCore Num: 8\n"
-               "\tTIU Frequency(MHz): 1000\n\tDMA Frequency(MHz): 750\n" +
-                   block + "\tGlobal Idx: 0\n\tCore Id: 2\n" + block +
-                   "\tGlobal Idx: 1\n\tCore Id: 2\n");
+  CHECK(out ==
+        "__CHIP_ARCH_ARGS__\n\tChip Arch: SG2260\n\tPlatform: ASIC\n\tCore Num: 8\n"
+        "\tTIU Frequency(MHz): 1000\n\tDMA Frequency(MHz): 750\n" +
+            block + "\tGlobal Idx: 0\n\tCore Id: 2\n" + block + "\tGlobal Idx: 1\n\tCore Id: 2\n");
 }
 
 TEST_CASE("register CSV columns: the header and an event without descriptor agree in count") {

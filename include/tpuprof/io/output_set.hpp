@@ -88,7 +88,8 @@ class output_set {
     step("committed");
     for (const auto& n : names_) {
       std::error_code ec;
-      if (n.find('/') != std::string::npos) std::filesystem::create_directories((dir_ / n).parent_path(), ec);
+      if (n.find('/') != std::string::npos)
+        std::filesystem::create_directories((dir_ / n).parent_path(), ec);
       std::filesystem::rename(stage_ / n, dir_ / n, ec);
       if (ec) throw output_error((dir_ / n).string() + ": rename failed: " + ec.message());
       step("moved:" + n);

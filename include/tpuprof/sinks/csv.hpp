@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <string>
@@ -182,7 +182,7 @@ class csv_sink {
   const trace_info* info_ = nullptr;
   double origin_ = 0;
   bool headed_ = false;
-  std::string extra_;  ///< the extra cells of the current row
+  std::string extra_;                ///< the extra cells of the current row
   std::vector<std::uint8_t> state_;  // per name id: 0 = unknown, 1 = plain, 2 = quoted_
   std::vector<std::string> quoted_;
 };

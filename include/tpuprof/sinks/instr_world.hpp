@@ -18,8 +18,8 @@
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/sinks/detail/xlsx_columns.hpp>
 #include <tpuprof/sinks/output.hpp>
-#include <tpuprof/sinks/register_fields.hpp>
 #include <tpuprof/sinks/reginfo.hpp>
+#include <tpuprof/sinks/register_fields.hpp>
 
 namespace tpuprof::sinks {
 
@@ -58,7 +58,8 @@ void write_instr_world(byte_output out, const T& t, const command_lookup& comman
   for (std::string_view k : xlsx_dma_keys) add(k);
   add_regs(false);
   std::string buf;
-  for (std::size_t i = 0; i < cols.size(); ++i) fmt::format_to(std::back_inserter(buf), "{}{}", i ? "," : "", cols[i]);
+  for (std::size_t i = 0; i < cols.size(); ++i)
+    fmt::format_to(std::back_inserter(buf), "{}{}", i ? "," : "", cols[i]);
   buf += '\n';
   std::vector<std::string> cell(cols.size());
   auto set = [&](std::string_view c, std::string v) {

@@ -46,7 +46,8 @@ constexpr int vendor_engine_id(engine e) noexcept {
 }
 
 /// The vendor's "uArch Rate" text ("85.3%", Python's "{:.1%}"); "0.0%" when unknown.
-inline std::string uarch_rate_text(std::optional<std::uint64_t> alg, std::optional<std::uint64_t> arch) {
+inline std::string uarch_rate_text(std::optional<std::uint64_t> alg,
+                                   std::optional<std::uint64_t> arch) {
   if (!alg || !arch || *arch == 0) return "0.0%";
   return fmt::format("{:.1f}%", 100.0 * static_cast<double>(*alg) / static_cast<double>(*arch));
 }
@@ -144,7 +145,8 @@ class reg_info_writer {
     kv("Asic Cycle", asic_cycles(e));
     kv("Stall Cycle", 0);  // not in engine_event
     kv("DMA data size(B)", e.has_bytes() ? e.bytes : 0);
-    const double bw = e.has_bytes() ? static_cast<double>(e.bytes) / static_cast<double>(asic_cycles(e)) : 0;
+    const double bw =
+        e.has_bytes() ? static_cast<double>(e.bytes) / static_cast<double>(asic_cycles(e)) : 0;
     const bool l2 = direction_text(d).find("L2M") != std::string_view::npos;
     const bool ddr = direction_text(d).find("DDR") != std::string_view::npos;
     kv("DDR Bandwidth(GB/s)", fmt::format("{:g}", ddr ? std::round(bw * 1e4) / 1e4 : 0.0));

@@ -67,8 +67,7 @@ inline std::optional<std::uint64_t> register_field(const regs::instruction& ins,
 
 /// A column is shown in hex by the vendor when its name holds "addr" or "mask".
 constexpr bool hex_register_column(std::string_view name) noexcept {
-  return name.find("addr") != std::string_view::npos ||
-         name.find("mask") != std::string_view::npos;
+  return name.find("addr") != std::string_view::npos || name.find("mask") != std::string_view::npos;
 }
 
 /// `0x..` as Python's hex() writes it.
@@ -95,7 +94,7 @@ constexpr std::string_view direction_side(direction d, bool source) noexcept {
 
 /// The operand slots of the CSV columns: results then operands.
 inline constexpr std::array<std::string_view, 6> register_csv_slots{"res0", "res1", "opd0",
-                                                                   "opd1", "opd2", "opd3"};
+                                                                    "opd1", "opd2", "opd3"};
 inline constexpr std::array<std::string_view, 11> register_csv_parts{
     "mem", "addr", "dtype", "n", "c", "h", "w", "n_str", "c_str", "h_str", "w_str"};
 

@@ -7,6 +7,8 @@
 /// outside the umbrella header.
 #pragma once
 
+#include <xlsxwriter.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -18,7 +20,6 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <xlsxwriter.h>
 
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/engine.hpp>
@@ -26,17 +27,16 @@
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/regs/instruction.hpp>
 #include <tpuprof/sinks/detail/xlsx_columns.hpp>
-#include <tpuprof/sinks/register_fields.hpp>
 #include <tpuprof/sinks/reginfo.hpp>
+#include <tpuprof/sinks/register_fields.hpp>
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/views/track_layout.hpp>
 
 namespace tpuprof::sinks {
 
-
 /// What the workbook reads besides the events.
 struct xlsx_options {
-  command_lookup command;  ///< decoded descriptors (register fields); may be empty
+  command_lookup command;   ///< decoded descriptors (register fields); may be empty
   std::uint8_t device = 0;  ///< the device whose queues become sheets
 };
 
@@ -48,7 +48,9 @@ template <decoded_trace T>
 std::vector<xlsx_queue> xlsx_collect(const T& t, const xlsx_options& o) {
   const trace_info& info = t.info();
   std::map<std::pair<int, int>, xlsx_queue> by;  // (rank, unit)
-  auto rank = [](engine e) { return e == engine::tiu ? 0 : e == engine::gdma ? 1 : e == engine::sdma ? 2 : 3; };
+  auto rank = [](engine e) {
+    return e == engine::tiu ? 0 : e == engine::gdma ? 1 : e == engine::sdma ? 2 : 3;
+  };
   for (const engine_event& e : t.events()) {
     if (e.device != o.device || !is_hardware(e.engine)) continue;
     const bool cdma = e.engine == engine::cdma;
@@ -56,7 +58,12 @@ std::vector<xlsx_queue> xlsx_collect(const T& t, const xlsx_options& o) {
     if (q.count == 0) {
       q.eng = e.engine;
       q.unit = e.unit;
-      q.name = fmt::format("{}_{}", e.engine == engine::tiu ? "TIU" : e.engine == engine::gdma ? "GDMA" : cdma ? "CDMA" : "SDMA", e.unit);
+      q.name = fmt::format("{}_{}",
+                           e.engine == engine::tiu    ? "TIU"
+                           : e.engine == engine::gdma ? "GDMA"
+                           : cdma                     ? "CDMA"
+                                                      : "SDMA",
+                           e.unit);
     }
     const regs::instruction* ins = o.command ? o.command(e) : nullptr;
     if (q.regs.empty() && ins && ins->table && !ins->raw.empty()) {
@@ -79,7 +86,8 @@ std::vector<xlsx_queue> xlsx_collect(const T& t, const xlsx_options& o) {
       q.alg_ops += alg;
       q.arch_ops += arch;
       const std::string_view type = e.op_type ? info.names[e.op_type] : std::string_view{};
-      auto f = std::find_if(q.funcs.begin(), q.funcs.end(), [&](auto& p) { return p.first == type; });
+      auto f =
+          std::find_if(q.funcs.begin(), q.funcs.end(), [&](auto& p) { return p.first == type; });
       if (f == q.funcs.end()) f = q.funcs.insert(q.funcs.end(), {type, {}});
       f->second.n += 1;
       f->second.alg_ops += alg;
@@ -107,13 +115,15 @@ inline double xlsx_gbps(std::uint64_t bytes, std::uint64_t cycles, double mhz) {
 }
 
 /// The "Engine Summary" sheet: one row per core and an Overall row.
-inline void xlsx_summary(xlsx_book& book, const trace_info& info, const std::vector<xlsx_queue>& qs) {
+inline void xlsx_summary(xlsx_book& book, const trace_info& info,
+                         const std::vector<xlsx_queue>& qs) {
   static constexpr std::string_view cols[] = {
-      "CoreId", "TiuWorkingRatio", "Parallelism", "Concurrency", "totalTime(us)", "totalTiuCycle",
-      "totalAlgCycle", "totalAlgOps", "totalUArchOps", "uArchURate", "totalGdmaCycle",
-      "totalDdrDataSize", "totalL2DataSize", "ddrAvgBandwidth", "l2AvgBandwidth", "totalSdmaCycle",
+      "CoreId",           "TiuWorkingRatio", "Parallelism",    "Concurrency",
+      "totalTime(us)",    "totalTiuCycle",   "totalAlgCycle",  "totalAlgOps",
+      "totalUArchOps",    "uArchURate",      "totalGdmaCycle", "totalDdrDataSize",
+      "totalL2DataSize",  "ddrAvgBandwidth", "l2AvgBandwidth", "totalSdmaCycle",
       "totalDdrDataSize", "ddrAvgBandwidth", "totalcdmaCycle", "totalDdrDataSize",
-      "totalL2DataSize", "ddrAvgBandwidth", "l2AvgBandwidth"};
+      "totalL2DataSize",  "ddrAvgBandwidth", "l2AvgBandwidth"};
   const double tiu_mhz = engine_clock_mhz(&info, true), dma_mhz = engine_clock_mhz(&info, false);
   const double total_ns = info.end_ns - info.begin_ns;
   unsigned cores = 0;
@@ -139,18 +149,25 @@ inline void xlsx_summary(xlsx_book& book, const trace_info& info, const std::vec
     const double sdma_ns = s.cycles * 1000.0 / dma_mhz;
     c.text(r, 1, xlsx_ratio(tiu_ns, total_ns));
     c.text(r, 2, xlsx_ratio(tiu_ns + gdma_ns + (cores > 1 ? sdma_ns : 0), total_ns));
-    c.text(r, 3, tiu_ns > 0 && gdma_ns > 0
-                     ? xlsx_ratio(tiu_ns + gdma_ns - total_ns, std::min(tiu_ns, gdma_ns))
-                     : std::string("0.00%"));
+    c.text(r, 3,
+           tiu_ns > 0 && gdma_ns > 0
+               ? xlsx_ratio(tiu_ns + gdma_ns - total_ns, std::min(tiu_ns, gdma_ns))
+               : std::string("0.00%"));
     c.num(r, 4, total_ns / 1000);
     const double v[] = {double(tq.cycles), 0, double(tq.alg_ops), double(tq.arch_ops)};
     for (int k = 0; k < 4; ++k) c.num(r, static_cast<std::uint16_t>(5 + k), v[k]);
     c.text(r, 9, xlsx_ratio(double(tq.alg_ops), double(tq.arch_ops)));
-    const double w[] = {double(g.cycles), double(g.ddr_bytes), double(g.l2_bytes),
+    const double w[] = {double(g.cycles),
+                        double(g.ddr_bytes),
+                        double(g.l2_bytes),
                         xlsx_gbps(g.ddr_bytes, g.ddr_cycles, dma_mhz),
-                        xlsx_gbps(g.l2_bytes, g.l2_cycles, dma_mhz), double(s.cycles),
-                        double(s.ddr_bytes), xlsx_gbps(s.ddr_bytes, s.ddr_cycles, dma_mhz),
-                        double(cd.cycles), double(cd.ddr_bytes), double(cd.l2_bytes),
+                        xlsx_gbps(g.l2_bytes, g.l2_cycles, dma_mhz),
+                        double(s.cycles),
+                        double(s.ddr_bytes),
+                        xlsx_gbps(s.ddr_bytes, s.ddr_cycles, dma_mhz),
+                        double(cd.cycles),
+                        double(cd.ddr_bytes),
+                        double(cd.l2_bytes),
                         xlsx_gbps(cd.ddr_bytes, cd.ddr_cycles, dma_mhz),
                         xlsx_gbps(cd.l2_bytes, cd.l2_cycles, dma_mhz)};
     for (int k = 0; k < 13; ++k) c.num(r, static_cast<std::uint16_t>(10 + k), w[k]);
@@ -201,7 +218,7 @@ inline std::uint32_t xlsx_tiu_head(xlsx_book& book, lxw_worksheet* ws, const tra
                                    const xlsx_queue& q) {
   const xlsx_cells c{ws, nullptr}, b{ws, book.bold()};
   static constexpr std::string_view sum[] = {"totalTiuCycle", "totalAlgCycle", "algTotalOps",
-                                             "totalUArchOps", "uArchURate", "waitMsgTotalTime"};
+                                             "totalUArchOps", "uArchURate",    "waitMsgTotalTime"};
   static constexpr std::string_view spec[] = {"Platform", "CHIP ARCH", "Core Num",
                                               "TIU Frequency(MHz)", "DMA Frequency(MHz)"};
   b.text(0, 0, "Performance");
@@ -220,9 +237,10 @@ inline std::uint32_t xlsx_tiu_head(xlsx_book& book, lxw_worksheet* ws, const tra
   c.num(1, 17, info.cores);
   c.num(1, 18, engine_clock_mhz(&info, true));
   c.num(1, 19, engine_clock_mhz(&info, false));
-  static constexpr std::string_view stat[] = {
-      "Function Name", "Instr Num",   "Alg Ops",  "Alg Ops Ratio", "Alg Cycle",       "Alg Cycle Ratio",
-      "uArch Ops",     "uArch URate", "uArch Ops Ratio", "Asic Cycle", "Asic Cycle Ratio"};
+  static constexpr std::string_view stat[] = {"Function Name", "Instr Num",       "Alg Ops",
+                                              "Alg Ops Ratio", "Alg Cycle",       "Alg Cycle Ratio",
+                                              "uArch Ops",     "uArch URate",     "uArch Ops Ratio",
+                                              "Asic Cycle",    "Asic Cycle Ratio"};
   b.text(5, 0, "Statistics");
   b.texts(5, 1, stat);
   std::uint32_t r = 6;
@@ -265,9 +283,9 @@ void xlsx_tiu(xlsx_book& book, const T& t, const xlsx_queue& q, const xlsx_optio
     if (e.device != o.device || e.engine != q.eng || e.unit != q.unit) continue;
     const regs::instruction* ins = o.command ? o.command(e) : nullptr;
     const auto alg = ins ? ins->alg_ops : std::nullopt, arch = ins ? ins->arch_ops : std::nullopt;
-    const double avg =
-        idx < 199 ? (e.cmd_id ? std::round(double(e.end_cycle) / e.cmd_id) : 0.0)
-                  : std::round(double(e.end_cycle - starts[(idx - 199) % 200]) / 200);
+    const double avg = idx < 199
+                           ? (e.cmd_id ? std::round(double(e.end_cycle) / e.cmd_id) : 0.0)
+                           : std::round(double(e.end_cycle - starts[(idx - 199) % 200]) / 200);
     starts[idx % 200] = e.begin_cycle;
     std::uint16_t k = 0;
     c.num(r, k++, 0);
@@ -289,7 +307,8 @@ void xlsx_tiu(xlsx_book& book, const T& t, const xlsx_queue& q, const xlsx_optio
     c.num(r, k++, double(arch.value_or(0)));
     c.text(r, k++, uarch_rate_text(alg, arch));
     if (ins && ins->in_type() != regs::dtype::unknown)
-      c.text(r, k, fmt::format("{} -> {}", regs::name(ins->in_type()), regs::name(ins->out_type())));
+      c.text(r, k,
+             fmt::format("{} -> {}", regs::name(ins->in_type()), regs::name(ins->out_type())));
     xlsx_regs(c, r, nkeys, q.regs, ins);
     ++r;
     ++idx;
@@ -305,14 +324,21 @@ void xlsx_dma(xlsx_book& book, const T& t, const xlsx_queue& q, const xlsx_optio
   lxw_worksheet* ws = book.sheet(q.name);
   const xlsx_cells c{ws, nullptr}, b{ws, book.bold()};
   static constexpr std::string_view perf[] = {
-      "totalDmaCycle", "workingCycle", "totalStallCycle", "stallCycleRatio", "totalDdrDataSize(B)",
-      "totalL2DataSize(B)", "ddrAvgBandwidth(GB/s)", "l2AvgBandwidth(GB/s)", "waitMsgTotalTime"};
+      "totalDmaCycle",         "workingCycle",         "totalStallCycle",
+      "stallCycleRatio",       "totalDdrDataSize(B)",  "totalL2DataSize(B)",
+      "ddrAvgBandwidth(GB/s)", "l2AvgBandwidth(GB/s)", "waitMsgTotalTime"};
   b.text(0, 0, "Performance");
   b.texts(0, 2, perf);
   b.text(1, 0, "Summary");
-  const double v[] = {double(q.cycles), double(q.cycles), 0, 0, double(q.ddr_bytes),
-                      double(q.l2_bytes), xlsx_gbps(q.ddr_bytes, q.ddr_cycles, mhz),
-                      xlsx_gbps(q.l2_bytes, q.l2_cycles, mhz), 0};
+  const double v[] = {double(q.cycles),
+                      double(q.cycles),
+                      0,
+                      0,
+                      double(q.ddr_bytes),
+                      double(q.l2_bytes),
+                      xlsx_gbps(q.ddr_bytes, q.ddr_cycles, mhz),
+                      xlsx_gbps(q.l2_bytes, q.l2_cycles, mhz),
+                      0};
   for (std::uint16_t k = 0; k < 9; ++k)
     if (k == 3)
       c.text(1, 2 + k, "0.00%");
@@ -357,7 +383,9 @@ void xlsx_dma(xlsx_book& book, const T& t, const xlsx_queue& q, const xlsx_optio
     ++r;
   }
   worksheet_freeze_panes(ws, 6, 0);
-  worksheet_set_tab_color(ws, q.eng == engine::gdma ? 0xFFA500 : q.eng == engine::sdma ? 0xD0CECE : 0xC0504D);
+  worksheet_set_tab_color(ws, q.eng == engine::gdma   ? 0xFFA500
+                              : q.eng == engine::sdma ? 0xD0CECE
+                                                      : 0xC0504D);
 }
 
 }  // namespace detail
