@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include <tpuprof/decoded_trace.hpp>
-#include <tpuprof/sinks/detail/xlsx_columns.hpp>
+#include <tpuprof/sinks/detail/perfdoc_columns.hpp>
 #include <tpuprof/sinks/output.hpp>
 #include <tpuprof/sinks/reginfo.hpp>
 #include <tpuprof/sinks/register_fields.hpp>
@@ -62,6 +62,7 @@ void write_instr_world(byte_output out, const T& t, const command_lookup& comman
     fmt::format_to(std::back_inserter(buf), "{}{}", i ? "," : "", cols[i]);
   buf += '\n';
   std::vector<std::string> cell(cols.size());
+  register_columns reg_cols(cols);  // the key columns are no field of any form
   auto set = [&](std::string_view c, std::string v) {
     const auto it = std::find(cols.begin(), cols.end(), c);
     if (it != cols.end()) cell[static_cast<std::size_t>(it - cols.begin())] = std::move(v);
@@ -91,9 +92,9 @@ void write_instr_world(byte_output out, const T& t, const command_lookup& comman
       set("DMA data size(B)", fmt::format("{}", e->has_bytes() ? e->bytes : 0));
     }
     if (ins)
-      for (std::size_t i = 0; i < cols.size(); ++i)
-        if (const auto v = register_field(*ins, cols[i]))
-          cell[i] = hex_register_column(cols[i]) ? hex_text(*v) : fmt::format("{}", *v);
+      reg_cols.for_each(*ins, [&](std::size_t i, std::uint64_t v) {
+        cell[i] = hex_register_column(cols[i]) ? hex_text(v) : fmt::format("{}", v);
+      });
     for (std::size_t i = 0; i < cols.size(); ++i) {
       if (i) buf += ',';
       const bool quote = cell[i].find_first_of(",\"\n") != std::string::npos;

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -64,6 +66,53 @@ inline std::optional<std::uint64_t> register_field(const regs::instruction& ins,
   }
   return std::nullopt;
 }
+
+/// register_field over a fixed list of columns, the field of each column
+/// looked up once per command form (a sheet row reads ~70 columns).
+class register_columns {
+ public:
+  explicit register_columns(std::vector<std::string_view> names) : names_(std::move(names)) {}
+
+  const std::vector<std::string_view>& names() const noexcept { return names_; }
+
+  /// Calls f(column index, value) for every column the form of `ins` has.
+  template <class F>
+  void for_each(const regs::instruction& ins, F&& f) {
+    if (!ins.table || ins.raw.empty()) return;
+    const std::vector<std::int32_t>& idx = columns_of(ins);
+    for (std::size_t c = 0; c < idx.size(); ++c) {
+      if (idx[c] >= 0) {
+        const regs::reg_field& fl = ins.table->fields[static_cast<std::size_t>(idx[c])];
+        f(c, regs::read_bits(ins.raw, fl.lo, fl.width));
+      } else if (idx[c] == composite) {
+        if (const auto v = register_field(ins, names_[c])) f(c, *v);
+      }
+    }
+  }
+
+ private:
+  static constexpr std::int32_t absent = -1, composite = -2;
+  const std::vector<std::int32_t>& columns_of(const regs::instruction& ins) {
+    for (const auto& [t, v] : cache_)
+      if (t == ins.table) return v;
+    std::vector<std::int32_t> v(names_.size(), absent);
+    const bool tiu = ins.eng == engine::tiu;
+    for (std::size_t c = 0; c < names_.size(); ++c) {
+      std::string_view n = names_[c];
+      if (tiu != n.starts_with("des_")) continue;
+      if (tiu) n.remove_prefix(4);
+      if (const auto i = ins.table->find(n))
+        v[c] = static_cast<std::int32_t>(*i);
+      else if (register_field(ins, names_[c]))
+        v[c] = composite;
+    }
+    cache_.emplace_back(ins.table, std::move(v));
+    return cache_.back().second;
+  }
+
+  std::vector<std::string_view> names_;
+  std::vector<std::pair<const regs::reg_table*, std::vector<std::int32_t>>> cache_;
+};
 
 /// A column is shown in hex by the vendor when its name holds "addr" or "mask".
 constexpr bool hex_register_column(std::string_view name) noexcept {

@@ -197,19 +197,17 @@ inline void xlsx_summary(xlsx_book& book, const trace_info& info,
   worksheet_set_tab_color(ws, 0xFFC7CE);
 }
 
-/// The register cells of one row: hex text for address and mask fields.
+/// The register cells of one row from column `col` on: hex text for address and mask fields.
 inline void xlsx_regs(const xlsx_cells& c, std::uint32_t r, std::uint16_t col,
-                      const std::vector<std::string_view>& names, const regs::instruction* ins) {
+                      register_columns& cols, const regs::instruction* ins) {
   if (!ins) return;
-  for (std::string_view n : names) {
-    if (const auto v = register_field(*ins, n)) {
-      if (hex_register_column(n))
-        c.text(r, col, hex_text(*v));
-      else
-        c.num(r, col, static_cast<double>(*v));
-    }
-    ++col;
-  }
+  cols.for_each(*ins, [&](std::size_t k, std::uint64_t v) {
+    const auto at = static_cast<std::uint16_t>(col + k);
+    if (hex_register_column(cols.names()[k]))
+      c.text(r, at, hex_text(v));
+    else
+      c.num(r, at, static_cast<double>(v));
+  });
 }
 
 /// Row 0-1 "Performance / Summary" and the "Detail Spec" block, row 5 on the
@@ -274,6 +272,7 @@ void xlsx_tiu(xlsx_book& book, const T& t, const xlsx_queue& q, const xlsx_optio
     if (q.layers || (k != "Layer Id" && k != "Layer Name")) cols.push_back(k);
   const auto nkeys = static_cast<std::uint16_t>(cols.size());
   cols.insert(cols.end(), q.regs.begin(), q.regs.end());
+  register_columns reg_cols(q.regs);
   const xlsx_cells c{ws, nullptr}, b{ws, book.bold()};
   b.texts(head, 0, cols);
   std::vector<std::uint64_t> starts(200, 0);  // ring of the last 200 start cycles
@@ -309,7 +308,7 @@ void xlsx_tiu(xlsx_book& book, const T& t, const xlsx_queue& q, const xlsx_optio
     if (ins && ins->in_type() != regs::dtype::unknown)
       c.text(r, k,
              fmt::format("{} -> {}", regs::name(ins->in_type()), regs::name(ins->out_type())));
-    xlsx_regs(c, r, nkeys, q.regs, ins);
+    xlsx_regs(c, r, nkeys, reg_cols, ins);
     ++r;
     ++idx;
   }
@@ -349,6 +348,7 @@ void xlsx_dma(xlsx_book& book, const T& t, const xlsx_queue& q, const xlsx_optio
     if (q.layers || (k != "Layer Id" && k != "Layer Name")) cols.push_back(k);
   const auto nkeys = static_cast<std::uint16_t>(cols.size());
   cols.insert(cols.end(), q.regs.begin(), q.regs.end());
+  register_columns reg_cols(q.regs);
   b.texts(5, 0, cols);
   std::uint32_t r = 6;
   for (const engine_event& e : t.events()) {
@@ -379,7 +379,7 @@ void xlsx_dma(xlsx_book& book, const T& t, const xlsx_queue& q, const xlsx_optio
     c.num(r, k++, !ddr && dt.find("L2M") != std::string_view::npos ? bw : 0);
     c.text(r, k++, dt);
     if (ins && ins->in_type() != regs::dtype::unknown) c.text(r, k, regs::name(ins->in_type()));
-    xlsx_regs(c, r, nkeys, q.regs, ins);
+    xlsx_regs(c, r, nkeys, reg_cols, ins);
     ++r;
   }
   worksheet_freeze_panes(ws, 6, 0);
