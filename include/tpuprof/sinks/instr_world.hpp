@@ -47,15 +47,15 @@ void write_instr_world(byte_output out, const T& t, const command_lookup& comman
       if ((e->engine == engine::tiu) != tiu) continue;
       const regs::instruction* ins = command ? command(*e) : nullptr;
       if (!ins || ins->raw.empty()) continue;
-      for (std::string_view n : tiu ? std::span<const std::string_view>(xlsx_tiu_regs)
-                                    : std::span<const std::string_view>(xlsx_dma_regs))
+      for (std::string_view n : tiu ? std::span<const std::string_view>(detail::xlsx_tiu_regs)
+                                    : std::span<const std::string_view>(detail::xlsx_dma_regs))
         if (register_field(*ins, n)) add(n);
       return;
     }
   };
-  for (std::string_view k : xlsx_tiu_keys) add(k);
+  for (std::string_view k : detail::xlsx_tiu_keys) add(k);
   add_regs(true);
-  for (std::string_view k : xlsx_dma_keys) add(k);
+  for (std::string_view k : detail::xlsx_dma_keys) add(k);
   add_regs(false);
   std::string buf;
   for (std::size_t i = 0; i < cols.size(); ++i)
