@@ -128,6 +128,21 @@ def check_reginfo(label, out, q):
               f'{label} {f}: {len(starts)} blocks vs {len(rows)} decoder rows')
 
 
+def check_instr_world(label, path, q):
+    """PerfDoc/<OUT>.csv: every command of device 0, sorted as the vendor sorts them."""
+    with open(path, newline='') as f:
+        rows = list(csv.DictReader(f))
+    header = list(rows[0].keys()) if rows else []
+    check(header[:4] == TIU_KEYS[:4] and 'Direction' in header,
+          f'{label}: Instr World header {header[:6]}')
+    eid = {'TIU': 0, 'GDMA': 1, 'SDMA': 3, 'CDMA': 4}
+    want = sorted(((int(r['start_cycle']), int(r['end_cycle']), int(r['cmd_id']), eid[r['engine']])
+                   for v in q.values() for r in v))
+    got = [(int(r['Start Cycle']), int(r['End Cycle']), int(r['Cmd Id']), int(r['Engine Id']))
+           for r in rows]
+    check(got == want, f'{label}: Instr World {len(got)} rows in vendor order vs {len(want)}')
+
+
 def run(label, tp, dump, work):
     out = os.path.join(work, label)
     shutil.rmtree(out, ignore_errors=True)
@@ -146,6 +161,7 @@ def run(label, tp, dump, work):
     check(regs > 0, f'{label}: register columns filled ({regs} cells of des_tsk_typ/cmd_type)')
     check_summary(label, wb['Engine Summary'], q)
     check_reginfo(label, out, q)
+    check_instr_world(label, os.path.join(out, 'PerfDoc', label + '.csv'), q)
     print(f'ok: {label}: {len(wb.sheetnames)} sheets, {sum(len(v) for v in q.values())} rows')
 
 
