@@ -5,6 +5,7 @@ pkgs=(cmake g++ make pkg-config python3 librange-v3-dev libfmt-dev libsimdjson-d
       libbenchmark-dev libcli11-dev clang-format-16 clang libclang-rt-14-dev protobuf-compiler
       nodejs chromium
       libsqlite3-dev sqlite3
+      libxlsxwriter-dev python3-openpyxl
       ${TPUPROF_EXTRA_PKGS:-})
 pkgs+=(help2man man-db bsdextrautils)  # the CLI's man page (help2man) and its test (man, col)
 missing=()

@@ -135,8 +135,9 @@ int run_convert(const common_options& o, const convert_options& c) {
   sinks::perfetto_options po;
   sinks::chrome_json_options jo;
   if (c.critical_path) po.marks = jo.marks = &marks;
-  const bool any =
-      c.perfetto || c.json || c.csv || c.html || c.compat.sqlite || !c.compat.sqlite_db.empty();
+  const auto regs = register_lookup(c.compat, o);  // null unless an output shows register fields
+  const bool any = c.perfetto || c.json || c.csv || c.html || c.compat.sqlite ||
+                   !c.compat.sqlite_db.empty() || c.compat.xlsx;
   std::vector<std::string> written;
   io::output_set set(plan.dir);  // all files replace the previous run's as one set
   auto emit = [&](const std::string& file, auto&& write) {
@@ -151,11 +152,13 @@ int run_convert(const common_options& o, const convert_options& c) {
     emit("trace.json",
          [&](const fs::path& f) { sinks::write_file<sinks::chrome_json_sink>(f, t, host, jo); });
   if (c.csv) {
-    emit("events.csv", [&](const fs::path& f) { sinks::write_file<sinks::csv_sink>(f, t); });
+    emit("events.csv", [&](const fs::path& f) {
+      sinks::write_file<sinks::csv_sink>(f, t, csv_options_for(c.compat, regs));
+    });
     emit("summary.csv",
          [&](const fs::path& f) { sinks::write_file<sinks::csv_summary_sink>(f, t); });
   }
-  write_compat_outputs(c.compat, t, plan, emit);
+  write_compat_outputs(c.compat, t, plan, emit, regs);
   if (c.html) {
     const auto cp = report_critical_path(o, t, p);
     emit("report.html",

@@ -2,19 +2,88 @@
 #include "convert_compat.hpp"
 
 #include <cstdio>
+#include <initializer_list>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/core.h>
 
 #include <tpuprof/algo/summary.hpp>
+#include <tpuprof/io/atomic_file.hpp>
+#include <tpuprof/sinks/instr_world.hpp>
+#include <tpuprof/sinks/reginfo.hpp>
+#include <tpuprof/sinks/register_fields.hpp>
 #if TPUPROF_WITH_SQLITE
 #include <tpuprof/sinks/sqlite.hpp>
+#endif
+#if TPUPROF_WITH_XLSX
+#include <tpuprof/sinks/xlsx.hpp>
 #endif
 
 namespace fs = std::filesystem;
 using namespace tpuprof;
 
 namespace cli {
+namespace {
+
+/// bigTpuProfile's --enable_doc (and not --disable_doc): RegInfo files and the workbook.
+bool doc_outputs(const compat_options& c) {
+  return c.enable_doc && !c.disable_doc;
+}
+
+/// One RegInfo file: the events of `engines` on `unit` (device 0), in order.
+void write_reg_info(const fs::path& f, const trace& t, sinks::reg_info_kind kind,
+                    std::initializer_list<engine> engines, unsigned unit,
+                    const register_source& regs) {
+  io::atomic_file af(f);
+  sinks::reg_info_writer w(af, t.info(), kind);
+  for (engine eng : engines) {
+    w.restart_index();
+    for (const engine_event& e : t.events(eng))
+      if (e.device == 0 && e.unit == unit) w.write(e, regs(e));
+  }
+  w.finish();
+  af.commit();
+}
+
+/// tiuRegInfo_N.txt, tdmaRegInfo_N.txt (GDMA then SDMA), cdmaRegInfo_P.txt:
+/// a file for every queue of device 0 that has events, as bigTpuProfile writes them.
+void write_reg_infos(const trace& t, const register_source& regs, const emit_fn& emit) {
+  std::vector<bool> tiu, dma, cdma;
+  for (const engine_event& e : t.events()) {
+    if (e.device != 0 || !is_hardware(e.engine)) continue;
+    auto& v = e.engine == engine::tiu ? tiu : e.engine == engine::cdma ? cdma : dma;
+    if (v.size() <= e.unit) v.resize(e.unit + 1u, false);
+    v[e.unit] = true;
+  }
+  using K = sinks::reg_info_kind;
+  for (unsigned u = 0; u < tiu.size(); ++u)
+    if (tiu[u])
+      emit(fmt::format("tiuRegInfo_{}.txt", u),
+           [&](const fs::path& f) { write_reg_info(f, t, K::tiu, {engine::tiu}, u, regs); });
+  for (unsigned u = 0; u < dma.size(); ++u)
+    if (dma[u])
+      emit(fmt::format("tdmaRegInfo_{}.txt", u), [&](const fs::path& f) {
+        write_reg_info(f, t, K::tdma, {engine::gdma, engine::sdma}, u, regs);
+      });
+  for (unsigned u = 0; u < cdma.size(); ++u)
+    if (cdma[u])
+      emit(fmt::format("cdmaRegInfo_{}.txt", u),
+           [&](const fs::path& f) { write_reg_info(f, t, K::cdma, {engine::cdma}, u, regs); });
+}
+
+/// The workbook's name: perfdoc.xlsx, or bigTpuProfile's PerfDoc/<OUT>.xlsx.
+std::string workbook_name(const output_plan& plan) {
+  if (!plan.vendor) return "perfdoc.xlsx";
+  std::string out = fs::absolute(plan.dir).lexically_normal().filename().string();
+  if (out.empty())
+    out = fs::absolute(plan.dir).lexically_normal().parent_path().filename().string();
+  return "PerfDoc/" + out + ".xlsx";
+}
+
+}  // namespace
 
 void add_compat_options(CLI::App* sc, compat_options& c) {
   sc->add_option("out", c.out_positional,
@@ -32,6 +101,27 @@ void add_compat_options(CLI::App* sc, compat_options& c) {
   sc->add_option("--sqlite-db", c.sqlite_db,
                  "append this dump to the SQLite database FILE (implies --sqlite)");
   sc->add_option("--label", c.label, "free text stored in the database's runs.label");
+  sc->add_flag("--xlsx", c.xlsx,
+               "PerfDoc workbook: perfdoc.xlsx (PerfDoc/<OUT>.xlsx in bigTpuProfile's layout)");
+  sc->add_flag("--registers", c.registers,
+               "with --csv: the decoded register fields as extra columns of events.csv");
+}
+
+std::shared_ptr<register_source> register_lookup(const compat_options& c, const common_options& o) {
+  if (!c.xlsx && !c.registers && !doc_outputs(c)) return nullptr;
+  return std::make_shared<register_source>(o);
+}
+
+sinks::csv_options csv_options_for(const compat_options& c,
+                                   const std::shared_ptr<register_source>& regs) {
+  sinks::csv_options so;
+  if (c.registers && regs) {
+    so.extra_header = sinks::register_csv_header();
+    so.extra = [regs](std::string& out, const engine_event& e) {
+      sinks::append_register_csv(out, (*regs)(e));
+    };
+  }
+  return so;
 }
 
 output_plan plan_outputs(const compat_options& c, const std::string& o_dir) {
@@ -52,12 +142,32 @@ output_plan plan_outputs(const compat_options& c, const std::string& o_dir) {
 }
 
 void write_compat_outputs(const compat_options& c, const trace& t, const output_plan& plan,
-                          const emit_fn& emit) {
-  if (c.enable_doc &&
-      !c.disable_doc)  // said even under -q: an output the user asked for is missing
-    std::fprintf(stderr,
-                 "tpuprof: --enable_doc: the PerfDoc workbook and the *RegInfo_N.txt files are "
-                 "not written yet; --csv and --sqlite carry the same events\n");
+                          const emit_fn& emit, const std::shared_ptr<register_source>& regs) {
+  if (doc_outputs(c) && regs) write_reg_infos(t, *regs, emit);
+  if (c.xlsx || doc_outputs(c)) {
+#if TPUPROF_WITH_XLSX
+    emit(workbook_name(plan), [&](const fs::path& f) {
+      sinks::xlsx_options xo;
+      if (regs) xo.command = [regs](const engine_event& e) { return (*regs)(e); };
+      sinks::write_xlsx(f, t, xo);
+    });
+    if (plan.vendor) {  // bigTpuProfile's "Instr World" table next to its workbook
+      std::string csv = workbook_name(plan);
+      csv.replace(csv.size() - 4, 4, "csv");
+      emit(csv, [&](const fs::path& f) {
+        io::atomic_file af(f);
+        sinks::command_lookup cmd;
+        if (regs) cmd = [regs](const engine_event& e) { return (*regs)(e); };
+        sinks::write_instr_world(af, t, cmd);
+        af.commit();
+      });
+    }
+#else
+    throw std::invalid_argument(
+        "--xlsx / --enable_doc: this tpuprof was built without libxlsxwriter "
+        "(apt-get install libxlsxwriter-dev, TPUPROF_WITH_XLSX=ON)");
+#endif
+  }
   if (c.sqlite || !c.sqlite_db.empty()) {
 #if TPUPROF_WITH_SQLITE
     auto write_db = [&](const fs::path& f) {
@@ -91,7 +201,6 @@ void write_compat_outputs(const compat_options& c, const trace& t, const output_
         "(apt-get install libsqlite3-dev, TPUPROF_WITH_SQLITE=ON)");
 #endif
   }
-  (void)plan;
 }
 
 }  // namespace cli

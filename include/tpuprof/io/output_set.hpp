@@ -86,7 +86,10 @@ class output_set {
     if (!valid_name(name)) throw output_error(std::string(name) + ": not a plain file name");
     step("stage:" + std::string(name));
     if (std::find(names_.begin(), names_.end(), name) == names_.end()) names_.emplace_back(name);
-    return stage_ / std::string(name);
+    const auto p = stage_ / std::string(name);
+    if (name.find('/') != std::string_view::npos)  // "PerfDoc/x.xlsx": a file in a subdirectory
+      std::filesystem::create_directories(p.parent_path());
+    return p;
   }
   /// The final path of `name` (for messages).
   std::filesystem::path final_path(std::string_view name) const { return dir_ / std::string(name); }
@@ -111,6 +114,8 @@ class output_set {
     step("committed");
     for (const auto& n : names_) {
       std::error_code ec;
+      if (n.find('/') != std::string::npos)
+        std::filesystem::create_directories((dir_ / n).parent_path(), ec);
       std::filesystem::rename(stage_ / n, dir_ / n, ec);
       if (ec) {
         lock_.reset();  // a committed set of a run that gave up: the next run rolls it forward
@@ -221,10 +226,18 @@ class output_set {
   }
 
   /// One file name directly inside the directory, none of ours.
+  /// A file name, or relative path of plain names ("PerfDoc/x.xlsx"): no
+  /// empty, "." or ".." component, no leading "/", none of our own names.
   static bool valid_name(std::string_view n) {
-    return !n.empty() && n.size() <= 255 && n != "." && n != ".." &&
-           n.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos &&
-           !n.starts_with(staging_prefix) && n != journal_name && n != lock_name &&
+    if (n.empty() || n.size() > 1024 || n.find('\0') != std::string_view::npos) return false;
+    for (std::size_t b = 0;;) {
+      const std::size_t e = std::min(n.find('/', b), n.size());
+      const std::string_view c = n.substr(b, e - b);
+      if (c.empty() || c.size() > 255 || c == "." || c == "..") return false;
+      if (e == n.size()) break;
+      b = e + 1;
+    }
+    return !n.starts_with(staging_prefix) && n != journal_name && n != lock_name &&
            !n.starts_with(std::string(journal_name) + ".tmp.");
   }
   /// Run ids are lowercase hex (new_run_id()), 1 to 32 digits.
@@ -290,6 +303,8 @@ class output_set {
     for (const auto& n : names) {
       if (!is_file(stage / n)) continue;
       std::error_code ec;
+      if (n.find('/') != std::string::npos)
+        std::filesystem::create_directories((dir / n).parent_path(), ec);
       std::filesystem::rename(stage / n, dir / n, ec);
       ok = ok && !ec;
     }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -264,6 +265,10 @@ struct instruction {
   direction dir = direction::none;  ///< DMA: from the memory kinds of source and destination
   std::uint64_t bytes = 0;          ///< DMA: bytes of the source tensor described (0 if unknown)
   std::vector<mem_operand> memory;  ///< the ranges read (operands) then written (results)
+  /// The descriptor bytes it was decoded from (`length` of them): every
+  /// register field through reg_view(table, raw). Points into the dump's
+  /// files, so valid only while they stay mapped (the decoder's dump_files).
+  std::span<const std::byte> raw;
 
   /// alg_ops / arch_ops; NaN when unknown or arch_ops is 0.
   float uarch_rate() const noexcept { return detail::ops_ratio(alg_ops, arch_ops); }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <string>
@@ -25,6 +26,11 @@ struct csv_options {
   bool header = true;
   bool crlf = false;  ///< end rows with CRLF (RFC 4180 strict) instead of LF
   std::size_t buffer_bytes = std::size_t{1} << 18;
+  /// Extra columns after `matched` (`convert --csv --registers`): their header
+  /// text, starting with ',', and a function appending one row's cells (each
+  /// starting with ','). Unset: the documented columns only.
+  std::string extra_header;
+  std::function<void(std::string&, const engine_event&)> extra;
 };
 
 /// Hardware events (TIU, GDMA, SDMA, CDMA) as rows; derived spans are
@@ -54,8 +60,12 @@ class csv_sink {
     const std::string_view op = field(e.op, true);
     const std::string_view fn = e.function ? field(e.function, false) : std::string_view{};
     const std::string_view eng = name(e.engine);
+    if (opt_.extra) {
+      extra_.clear();
+      opt_.extra(extra_, e);
+    }
     // One reservation per row: fixed text and numbers need < 400 bytes.
-    char* p = buf_.reserve(400 + eng.size() + op.size() + fn.size());
+    char* p = buf_.reserve(400 + eng.size() + op.size() + fn.size() + extra_.size());
     p = write_uint(p, e.device);
     *p++ = ',';
     if (!cdma) p = write_uint(p, e.unit);
@@ -92,6 +102,7 @@ class csv_sink {
     if (cdma) p = write_uint(p, e.unit);
     p = write_lit(p, ",0");
     if (e.matched()) p[-1] = '1';
+    if (!extra_.empty()) p = std::copy(extra_.begin(), extra_.end(), p);
     if (opt_.crlf) *p++ = '\r';
     *p++ = '\n';
     buf_.commit(p);
@@ -162,6 +173,7 @@ class csv_sink {
     headed_ = true;
     if (!opt_.header) return;
     buf_.append(header_line);
+    if (!opt_.extra_header.empty()) buf_.append(opt_.extra_header);
     eol();
   }
 
@@ -170,6 +182,7 @@ class csv_sink {
   const trace_info* info_ = nullptr;
   double origin_ = 0;
   bool headed_ = false;
+  std::string extra_;                ///< the extra cells of the current row
   std::vector<std::uint8_t> state_;  // per name id: 0 = unknown, 1 = plain, 2 = quoted_
   std::vector<std::string> quoted_;
 };

@@ -47,6 +47,7 @@ inline decode_status decode(engine eng, std::span<const std::byte> data, instruc
   out.table = table;
   out.length = table->bytes();
   if (data.size() < out.length) return decode_status::truncated;
+  out.raw = data.first(out.length);
   const detail::regs_of r{reg_view(table, data.first(out.length))};
   out.cmd_id = static_cast<std::uint32_t>(r("cmd_id"));
   out.dep_id = static_cast<std::uint32_t>(r("cmd_id_dep"));

@@ -374,6 +374,7 @@ decode_status decode(const std::array<const regs::reg_table*, N>& all, std::stri
   out.table = table;
   out.length = table->bytes();
   if (data.size() < out.length) return decode_status::truncated;
+  out.raw = data.first(out.length);
   const detail::regs_of r{regs::reg_view(table, data.first(out.length))};
   out.type = static_cast<unsigned>(eng == engine::tiu ? r("tsk_typ") : r("cmd_type"));
   out.eu = static_cast<unsigned>(eng == engine::tiu ? r("tsk_eu_typ") : r("cmd_special_function"));

@@ -215,6 +215,7 @@ decode_status decode(engine eng, std::span<const std::byte> data, instruction& o
   out.table = table;
   out.length =
       static_cast<std::uint32_t>(data.size() < table->bytes() ? data.size() : table->bytes());
+  out.raw = data.first(out.length);
   const reg_view rv(table, data.first(out.length));
   out.dep_id = dep_id_of(rv.get("cmd_id_dep"));
   detail::tiu_facts<> facts;

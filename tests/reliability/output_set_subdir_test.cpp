@@ -1,0 +1,61 @@
+// io::output_set with a file in a subdirectory of the set (bigTpuProfile's
+// PerfDoc/<OUT>.xlsx): committed in place, finished by recovery after a kill,
+// and a journal naming a path outside the directory is ignored.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include <tpuprof/io/atomic_file.hpp>
+#include <tpuprof/io/output_set.hpp>
+
+namespace fs = std::filesystem;
+using tpuprof::io::output_set;
+
+namespace {
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+void write(output_set& s, const std::string& name, const std::string& text) {
+  tpuprof::io::atomic_file f(s.stage(name));
+  f.write(text);
+  f.commit();
+}
+}  // namespace
+
+TEST_CASE("output_set: a file in a subdirectory is staged, committed and recovered") {
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_subdir";
+  fs::remove_all(dir);
+  {
+    output_set s(dir);
+    write(s, "summary.txt", "a");
+    write(s, "PerfDoc/out.xlsx", "book");
+    s.commit();
+  }
+  CHECK(read(dir / "PerfDoc/out.xlsx") == "book");
+  CHECK(read(dir / "summary.txt") == "a");
+  // killed after the journal, before the moves: the next run finishes the set
+  fs::remove_all(dir / "PerfDoc");
+  try {
+    output_set s(
+        dir, [](std::string_view st) { return st == "committed"; }, 1L << 30);
+    write(s, "summary.txt", "b");
+    write(s, "PerfDoc/out.xlsx", "book2");
+    s.commit();
+  } catch (const output_set::killed&) {
+  }
+  CHECK(!fs::exists(dir / "PerfDoc/out.xlsx"));
+  output_set::recover(dir);
+  CHECK(read(dir / "PerfDoc/out.xlsx") == "book2");
+  CHECK(read(dir / "summary.txt") == "b");
+  // a journal naming ../ (written by hand) moves nothing out of the directory
+  const auto stage = dir / (".tpuprof-staging." + std::to_string(1L << 30));
+  fs::create_directories(stage);
+  std::ofstream(stage / "x.txt") << "x";
+  std::ofstream(stage / "COMMIT") << "../x.txt\n";
+  output_set::recover(dir);
+  CHECK(!fs::exists(dir.parent_path() / "x.txt"));
+  CHECK(!fs::exists(stage));
+}
