@@ -17,6 +17,7 @@
 #include <tpuprof/algo/advise/context.hpp>
 #include <tpuprof/algo/advise/fix_replay.hpp>
 #include <tpuprof/algo/advise/rules_commands.hpp>
+#include <tpuprof/algo/advise/rules_dma.hpp>
 #include <tpuprof/algo/advise/rules_wait.hpp>
 #include <tpuprof/algo/idle_causes.hpp>
 
@@ -57,13 +58,13 @@ namespace detail {
 /// Plain-language explanation and what to try, per rule.
 inline std::string advice_text(std::string_view rule) {
   if (rule == "starved-tiu")
-    return "TIU waits for DMA transfers it depends on. Try: prefetch the loads earlier "
-           "(layer-group / software pipelining), larger local-memory buffers so a load overlaps "
-           "the previous compute.";
+    return "TIU waits for DMA transfers that run far slower than transfers of their size "
+           "(strided or gathered reads). Try: a contiguous layout for these tensors, a transpose "
+           "done once in local memory, or prefetching them earlier.";
   if (rule == "serial-dma")
-    return "loads and stores run one after the other while TIU is idle (no compute overlap). "
-           "Try: fuse the layers into a layer group so intermediate results stay in local memory; "
-           "double-buffer so stores overlap the next compute.";
+    return "DMA and TIU wait for each other in turn: a load starts only after the compute "
+           "before it, and the next compute waits for the load (no overlap). Try: double-buffer "
+           "(ping-pong local memory) so loads run ahead; fuse the layers into a layer group.";
   if (rule == "lane-underuse")
     return "conv / matmul commands run far below their op's usual uArch rate: channels not a "
            "multiple of the NPU lane count leave lanes idle. Try: pad or reorder channels to a "
@@ -121,12 +122,12 @@ inline advice advise_findings(const advise::context& c, const advise_thresholds&
   auto add = [&](std::vector<advise::candidate>&& v) {
     for (auto& k : v) cands.push_back(std::move(k));
   };
-  add(advise::tiu_wait_rules(c));
+  add(advise::serial_dma_rule(c));
+  add(advise::dma_rules(c));
   add(advise::dispatch_rule(c));
   add(advise::core_imbalance_rule(c));
   add(advise::uarch_rules(c));
   add(advise::bank_conflict_rule(c));
-  add(advise::small_dma_rule(c));
   add(advise::over_estimate_rule(c));
   advise::fix_replay r(g);
   out.span_ns = r.measured_span();

@@ -1,9 +1,8 @@
 /// algo::advise rules on single commands: `lane-underuse` (conv / matmul whose
 /// uArch rate is far below its op's median: channels that leave NPU lanes idle),
 /// `low-uarch` (other ops likewise), `bank-conflict` (a TIU command reads and
-/// writes the same local-memory bank), `small-dma` (transfers whose bandwidth
-/// collapses below the capture's own plateau), `over-estimate` (layers slower
-/// than the compiler's estimate).
+/// writes the same local-memory bank), `over-estimate` (layers slower than the
+/// compiler's estimate).
 #pragma once
 
 #include <cmath>
@@ -29,8 +28,22 @@ inline bool is_cube_op(std::string_view op) {
 
 }  // namespace detail
 
-/// `lane-underuse` and `low-uarch`: TIU commands whose uArch rate is below
-/// low_uarch x the median rate of their op; fixed, they run at the median rate.
+/// Whether uArch rate `r` is c / align_up(c, lanes) for a channel count c that
+/// is not a multiple of the lanes (the lanes past c idle in the last pass).
+inline bool lanes_explain(double r, unsigned lanes) {
+  if (lanes == 0 || !(r > 0) || !(r < 1)) return false;
+  for (unsigned m = 1; m <= 8; ++m) {
+    const double ch = r * lanes * m;
+    const double k = std::round(ch);
+    if (std::abs(ch - k) < 1e-3 * lanes && k > lanes * (m - 1) && k < lanes * m) return true;
+  }
+  return false;
+}
+
+/// `lane-underuse`: conv / matmul commands whose uArch rate the lane count
+/// explains; fixed, they run at rate 1 (duration x rate). `low-uarch`: other
+/// TIU commands below low_uarch x the median rate of their op; fixed, at the
+/// median rate.
 inline std::vector<candidate> uarch_rules(const context& c) {
   const dependency_graph& g = *c.g;
   std::map<name_id, std::vector<double>> rates;
@@ -43,14 +56,21 @@ inline std::vector<candidate> uarch_rules(const context& c) {
   for (std::uint32_t n = 0; n < g.size(); ++n) {
     const engine_event& e = g.events[n];
     if (e.engine != engine::tiu || !std::isfinite(e.uarch_rate) || !(e.uarch_rate > 0)) continue;
-    const double t = typical[e.op];
-    if (!(e.uarch_rate < c.opt.low_uarch * t)) continue;
-    const double f = e.uarch_rate / t;
     const bool cube = c.names && e.op != 0 && detail::is_cube_op((*c.names)[e.op]);
-    candidate& k = cube ? lanes : low;
-    k.f.factor.emplace_back(n, f);
-    k.evidence.emplace_back(n, e.dur_ns() * (1 - f));
-    k.bucket_ns += e.dur_ns() * (1 - f);
+    double f = 1;
+    candidate* k = nullptr;
+    if (cube && lanes_explain(e.uarch_rate, c.ceilings.lanes)) {
+      f = e.uarch_rate;
+      k = &lanes;
+    } else if (e.uarch_rate < c.opt.low_uarch * typical[e.op]) {
+      f = e.uarch_rate / typical[e.op];
+      k = &low;
+    } else {
+      continue;
+    }
+    k->f.factor.emplace_back(n, f);
+    k->evidence.emplace_back(n, e.dur_ns() * (1 - f));
+    k->bucket_ns += e.dur_ns() * (1 - f);
   }
   if (c.ceilings.lanes) lanes.what = std::to_string(c.ceilings.lanes) + " NPU lanes";
   std::vector<candidate> out;
@@ -84,51 +104,6 @@ inline std::vector<candidate> bank_conflict_rule(const context& c) {
     k.bucket_ns += d * (1 - f);
   }
   k.what = std::to_string(bank / 1024) + " KiB banks";
-  std::vector<candidate> out;
-  if (!k.f.empty()) out.push_back(std::move(k));
-  return out;
-}
-
-/// `small-dma`: per DMA engine, the plateau is the median bandwidth of the
-/// largest tenth of the transfers (by bytes); transfers smaller than the
-/// median size of that tenth and slower than slow_dma x plateau are fixed to
-/// run at the plateau (merged into larger ones).
-inline std::vector<candidate> small_dma_rule(const context& c) {
-  const dependency_graph& g = *c.g;
-  candidate k{"small-dma"};
-  for (engine en : {engine::gdma, engine::sdma, engine::cdma}) {
-    std::vector<std::uint32_t> v;
-    for (std::uint32_t n = 0; n < g.size(); ++n) {
-      const engine_event& e = g.events[n];
-      if (e.engine == en && e.has_bytes() && e.bytes > 0 && e.dur_ns() > 0) v.push_back(n);
-    }
-    if (v.size() < 20) continue;
-    std::sort(v.begin(), v.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return g.events[a].bytes > g.events[b].bytes;
-    });
-    const std::size_t top = std::max<std::size_t>(v.size() / 10, 1);
-    std::vector<double> bw, sz;
-    for (std::size_t i = 0; i < top; ++i) {
-      bw.push_back(g.events[v[i]].bandwidth_gbps());
-      sz.push_back(static_cast<double>(g.events[v[i]].bytes));
-    }
-    const double plateau = detail::median(bw), knee = detail::median(sz);
-    if (!(plateau > 0)) continue;
-    for (std::size_t i = top; i < v.size(); ++i) {
-      const engine_event& e = g.events[v[i]];
-      if (!(static_cast<double>(e.bytes) < knee) ||
-          !(e.bandwidth_gbps() < c.opt.slow_dma * plateau))
-        continue;
-      const double ideal = static_cast<double>(e.bytes) / plateau;
-      k.f.factor.emplace_back(v[i], ideal / e.dur_ns());
-      k.evidence.emplace_back(v[i], e.dur_ns() - ideal);
-      k.bucket_ns += e.dur_ns() - ideal;
-    }
-    char b[96];
-    std::snprintf(b, sizeof b, "%s plateau %.1f GB/s above %.0f KiB", std::string(name(en)).c_str(),
-                  plateau, knee / 1024);
-    k.what += (k.what.empty() ? "" : "; ") + std::string(b);
-  }
   std::vector<candidate> out;
   if (!k.f.empty()) out.push_back(std::move(k));
   return out;

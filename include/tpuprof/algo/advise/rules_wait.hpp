@@ -1,5 +1,5 @@
-/// algo::advise rules on waits: `starved-tiu` (TIU waits for one DMA),
-/// `serial-dma` (TIU waits while loads and stores run one after the other),
+/// algo::advise rules on waits: `serial-dma` (DMA and TIU wait for each other
+/// in turn: no overlap),
 /// `dispatch` (a queue waits for its issuer), `core-imbalance` (one core does
 /// more than the others). A wait counts when it is an outlier of its queue
 /// (longer than outlier x the median wait); the excess over the median is the
@@ -16,87 +16,63 @@
 
 namespace tpuprof::algo::advise {
 
-namespace detail {
-
-/// [first, last) of the track of node n (events are grouped by track).
-inline std::pair<std::uint32_t, std::uint32_t> track_of_node(
-    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& tracks, std::uint32_t n) {
-  auto it = std::upper_bound(tracks.begin(), tracks.end(), n,
-                             [](std::uint32_t v, const auto& r) { return v < r.first; });
-  return *(it - 1);
-}
-
-/// Whether the DMA queue of `on` ran both a load and a store during [a, b).
-inline bool serial_during(const dependency_graph& g,
-                          const std::vector<std::pair<std::uint32_t, std::uint32_t>>& tracks,
-                          std::uint32_t on, double a, double b) {
-  const auto [lo, hi] = track_of_node(tracks, on);
-  bool load = false, store = false;
-  unsigned count = 0;
-  for (std::uint32_t i = on + 1; i > lo; --i) {  // back from `on` to the gap's start
-    const engine_event& e = g.events[i - 1];
-    if (e.end_ns <= a) break;
-    ++count;
-    load |= is_load(e.dir());
-    store |= is_store(e.dir());
-  }
-  for (std::uint32_t i = on + 1; i < hi && g.events[i].begin_ns < b; ++i) {
-    ++count;
-    load |= is_load(g.events[i].dir());
-    store |= is_store(g.events[i].dir());
-  }
-  return count >= 2 && load && store;
-}
-
-}  // namespace detail
-
-/// `starved-tiu` and `serial-dma`: outlier waits of TIU queues for a DMA.
-inline std::vector<candidate> tiu_wait_rules(const context& c) {
+/// `serial-dma`: a load that waited for a TIU command to end (load after
+/// compute: the load could not run ahead of the compute, no overlap; stores
+/// waiting for the compute that produced their data are the normal case). The wait of
+/// the DMA command beyond its queue's median wait is cut (it is prefetched).
+inline std::vector<candidate> serial_dma_rule(const context& c) {
   const dependency_graph& g = *c.g;
-  const auto tracks = algo::detail::track_ranges(g.events);
-  candidate starved{"starved-tiu"}, serial{"serial-dma"};
+  candidate k{"serial-dma"};
   for (const queue_idle& q : c.idle) {
-    if (q.track.eng != engine::tiu) continue;
-    std::vector<double> waits;
+    if (!detail::is_dma(q.track.eng)) continue;
+    std::vector<double> waits;  // the queue's issue latency: its waits for nothing
     for (const idle_interval& iv : q.intervals)
-      if (iv.cause != idle_cause::edge && iv.cause != idle_cause::unknown)
-        waits.push_back(iv.dur_ns());
+      if (iv.cause == idle_cause::dispatch) waits.push_back(iv.dur_ns());
     const double med = detail::median(waits);
     for (const idle_interval& iv : q.intervals) {
       if (iv.cause != idle_cause::dependency && iv.cause != idle_cause::sync) continue;
-      if (iv.on == no_node || !detail::is_dma(g.events[iv.on].engine)) continue;
-      const double excess = iv.dur_ns() - med;
-      if (!(iv.dur_ns() > c.opt.outlier * med) || excess < c.opt.min_excess_ns) continue;
-      candidate& k =
-          detail::serial_during(g, tracks, iv.on, iv.begin_ns, iv.end_ns) ? serial : starved;
+      if (iv.on == no_node || g.events[iv.on].engine != engine::tiu ||
+          !detail::is_load(g.events[iv.next].dir()))
+        continue;
+      const double wait = std::min(iv.end_ns, g.events[iv.on].end_ns) - iv.begin_ns;
+      const double excess = wait - med;
+      if (!(wait > c.opt.outlier * med) || excess < c.opt.min_excess_ns) continue;
       k.f.cut.emplace_back(iv.next, excess);
-      k.evidence.emplace_back(iv.on, excess);
       k.evidence.emplace_back(iv.next, excess);
+      k.evidence.emplace_back(iv.on, excess);
       k.bucket_ns += iv.dur_ns();
     }
-    starved.what = serial.what = "median TIU wait " + detail::fmt_ns(med);
   }
   std::vector<candidate> out;
-  if (!starved.f.empty()) out.push_back(std::move(starved));
-  if (!serial.f.empty()) out.push_back(std::move(serial));
+  if (!k.f.empty()) out.push_back(std::move(k));
   return out;
 }
 
-/// `dispatch`: outlier waits of any queue for nothing but its issuer.
+/// `dispatch`: the part of an idle interval after what its command waited for
+/// had ended (all of it when it waited for nothing): the issuer was late. It
+/// counts when an outlier of its queue; the excess over the queue's median is cut.
 inline std::vector<candidate> dispatch_rule(const context& c) {
+  const dependency_graph& g = *c.g;
   candidate k{"dispatch"};
+  auto late = [&](const idle_interval& iv) {
+    const double ready =
+        iv.on == no_node ? iv.begin_ns : std::max(iv.begin_ns, g.events[iv.on].end_ns);
+    return iv.end_ns - ready;
+  };
   for (const queue_idle& q : c.idle) {
     std::vector<double> gaps;
     for (const idle_interval& iv : q.intervals)
-      if (iv.cause == idle_cause::dispatch) gaps.push_back(iv.dur_ns());
+      if (iv.cause != idle_cause::edge && iv.cause != idle_cause::unknown && iv.next != no_node)
+        gaps.push_back(late(iv));
     const double med = detail::median(gaps);
     for (const idle_interval& iv : q.intervals) {
-      if (iv.cause != idle_cause::dispatch || iv.next == no_node) continue;
-      const double excess = iv.dur_ns() - med;
-      if (!(iv.dur_ns() > c.opt.outlier * med) || excess < c.opt.min_excess_ns) continue;
+      if (iv.cause == idle_cause::edge || iv.cause == idle_cause::unknown || iv.next == no_node)
+        continue;
+      const double d = late(iv), excess = d - med;
+      if (!(d > c.opt.outlier * med) || excess < c.opt.min_excess_ns) continue;
       k.f.cut.emplace_back(iv.next, excess);
       k.evidence.emplace_back(iv.next, excess);
-      k.bucket_ns += iv.dur_ns();
+      k.bucket_ns += d;
     }
   }
   std::vector<candidate> out;
@@ -115,18 +91,23 @@ inline std::vector<candidate> core_imbalance_rule(const context& c) {
   auto top = busy.begin();
   for (auto it = busy.begin(); it != busy.end(); ++it)
     if (it->second > top->second) top = it;
-  double others = 0;
-  for (auto it = busy.begin(); it != busy.end(); ++it)
+  double others = 0, mean = 0;
+  for (auto it = busy.begin(); it != busy.end(); ++it) {
     if (it != top) others += it->second;
+    mean += it->second;
+  }
   others /= static_cast<double>(busy.size() - 1);
+  mean /= static_cast<double>(busy.size());
   if (!(top->second > c.opt.imbalance * others) || !(others > 0)) return {};
+  // The fix moves work, it does not remove it: every core's commands scaled to the mean.
   candidate k{"core-imbalance"};
-  const double f = others / top->second;
   for (std::uint32_t n = 0; n < g.size(); ++n) {
     const engine_event& e = g.events[n];
-    if (e.engine == engine::cdma || e.device != top->first.first || e.unit != top->first.second)
-      continue;
+    auto it = busy.find({e.device, e.unit});
+    if (e.engine == engine::cdma || it == busy.end() || !(it->second > 0)) continue;
+    const double f = mean / it->second;
     k.f.factor.emplace_back(n, f);
+    if (it != top) continue;
     k.evidence.emplace_back(n, e.dur_ns() * (1 - f));
     k.bucket_ns += e.dur_ns() * (1 - f);
   }
