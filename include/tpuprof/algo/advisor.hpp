@@ -160,6 +160,9 @@ inline advice advise_findings(const advise::context& c, const advise_thresholds&
     f.severity = share >= th.error  ? severity::error
                  : share >= th.warn ? severity::warn
                                     : severity::info;
+    // Hints, not faults: the median rate of an op may not be reachable by every shape, and
+    // the compiler's estimate is a model.
+    if (f.rule == "low-uarch") f.severity = severity::info;
     if (f.rule == "over-estimate" && f.severity == severity::error) f.severity = severity::warn;
   }
   return out;

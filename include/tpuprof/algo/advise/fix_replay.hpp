@@ -20,7 +20,9 @@ namespace tpuprof::algo::advise {
 struct fix {
   std::vector<std::pair<std::uint32_t, double>> factor;  ///< node, duration factor
   std::vector<std::pair<std::uint32_t, double>> cut;     ///< node, ns earlier
-  bool empty() const noexcept { return factor.empty() && cut.empty(); }
+  /// node, the command its dependency (cmd_id_dep) names instead (no_node: none).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> repoint;
+  bool empty() const noexcept { return factor.empty() && cut.empty() && repoint.empty(); }
 };
 
 /// The replay model of one graph: measured lags, then fixes on top.
@@ -30,6 +32,7 @@ class fix_replay {
       : g_(&g), m_(detail::measured(g)), cp_(critical_path(g)), lag_{&g, &m_, &cp_} {
     factor_.assign(g.size(), 1.0);
     cut_.assign(g.size(), 0.0);
+    dep_.assign(g.size(), keep_dep);
     base_ = run();
   }
   /// Span of the unchanged replay (equals the measured span up to rounding).
@@ -41,12 +44,15 @@ class fix_replay {
   double span_with(const fix& f, bool keep) {
     auto saved_f = factor_;
     auto saved_c = cut_;
+    auto saved_d = dep_;
     for (auto [n, x] : f.factor) factor_[n] *= x;
     for (auto [n, c] : f.cut) cut_[n] = std::max(cut_[n], c);
+    for (auto [n, d] : f.repoint) dep_[n] = d;
     const double s = run();
     if (!keep) {
       factor_.swap(saved_f);
       cut_.swap(saved_c);
+      dep_.swap(saved_d);
     }
     return s;
   }
@@ -62,6 +68,10 @@ class fix_replay {
       bool any = false;
       detail::for_each_pred(g, n, [&](std::uint32_t p, edge_kind k) {
         double l = lag_(p, n, k) - cut_[n];
+        if (k == edge_kind::dependency && dep_[n] != keep_dep) {
+          if (dep_[n] == no_node) return;
+          p = dep_[n];  // the new awaited command, with the old edge's latency
+        }
         if (k == edge_kind::engine_order) l = std::max(l, 0.0);
         start = std::max(start, end[p] + l);
         any = true;
@@ -79,6 +89,8 @@ class fix_replay {
   critical_path_result cp_;
   detail::lag_model lag_;
   std::vector<double> factor_, cut_;
+  static constexpr std::uint32_t keep_dep = no_node - 1;
+  std::vector<std::uint32_t> dep_;  ///< per node: keep_dep, or the repointed dependency
   double base_ = 0;
 };
 

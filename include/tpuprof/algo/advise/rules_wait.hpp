@@ -16,32 +16,42 @@
 
 namespace tpuprof::algo::advise {
 
-/// `serial-dma`: a load that waited for a TIU command to end (load after
-/// compute: the load could not run ahead of the compute, no overlap; stores
-/// waiting for the compute that produced their data are the normal case). The wait of
-/// the DMA command beyond its queue's median wait is cut (it is prefetched).
+/// `serial-dma`: a load that depends on TIU command X while the TIU command
+/// right after X depends on this load or a later one of its queue: load and
+/// compute take turns, neither runs ahead (a load of layer L that waits for
+/// layer L-1's compute instead of an older one). Stores waiting for the
+/// compute that produced their data are the normal case. Fixed (double-buffered),
+/// the load waits for the compute before X's layer instead (for nothing when
+/// the trace has no layers).
 inline std::vector<candidate> serial_dma_rule(const context& c) {
   const dependency_graph& g = *c.g;
   candidate k{"serial-dma"};
-  for (const queue_idle& q : c.idle) {
-    if (!detail::is_dma(q.track.eng)) continue;
-    std::vector<double> waits;  // the queue's issue latency: its waits for nothing
-    for (const idle_interval& iv : q.intervals)
-      if (iv.cause == idle_cause::dispatch) waits.push_back(iv.dur_ns());
-    const double med = detail::median(waits);
-    for (const idle_interval& iv : q.intervals) {
-      if (iv.cause != idle_cause::dependency && iv.cause != idle_cause::sync) continue;
-      if (iv.on == no_node || g.events[iv.on].engine != engine::tiu ||
-          !detail::is_load(g.events[iv.next].dir()))
-        continue;
-      const double wait = std::min(iv.end_ns, g.events[iv.on].end_ns) - iv.begin_ns;
-      const double excess = wait - med;
-      if (!(wait > c.opt.outlier * med) || excess < c.opt.min_excess_ns) continue;
-      k.f.cut.emplace_back(iv.next, excess);
-      k.evidence.emplace_back(iv.next, excess);
-      k.evidence.emplace_back(iv.on, excess);
-      k.bucket_ns += iv.dur_ns();
+  auto same_queue = [&](std::uint32_t a, std::uint32_t b) {
+    const engine_event &x = g.events[a], &y = g.events[b];
+    return x.engine == y.engine && x.unit == y.unit && x.device == y.device;
+  };
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    const engine_event& e = g.events[n];
+    if (!detail::is_dma(e.engine) || !detail::is_load(e.dir())) continue;
+    const std::uint32_t x = g.usable_dep(n);
+    if (x == no_node || g.events[x].engine != engine::tiu) continue;
+    const std::uint32_t y = x + 1;  // the TIU command after x
+    if (y >= g.size() || g.prev[y] != x) continue;
+    const std::uint32_t w = g.usable_dep(y);
+    if (w == no_node || w < n || !same_queue(w, n)) continue;
+    const double wait = std::max(
+        0.0, g.events[x].end_ns - (g.prev[n] == no_node ? e.begin_ns : g.events[g.prev[n]].end_ns));
+    // Double-buffered, the load waits for the compute before X's layer (none without layers).
+    std::uint32_t before = no_node;
+    if (g.events[x].layer_id >= 0) {
+      before = x;
+      while (before != no_node && g.events[before].layer_id == g.events[x].layer_id)
+        before = g.prev[before];
     }
+    k.f.repoint.emplace_back(n, before);
+    k.evidence.emplace_back(n, wait);
+    k.evidence.emplace_back(x, wait);
+    k.bucket_ns += g.events[y].begin_ns - g.events[x].end_ns + e.dur_ns();
   }
   std::vector<candidate> out;
   if (!k.f.empty()) out.push_back(std::move(k));
