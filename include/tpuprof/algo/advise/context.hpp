@@ -33,6 +33,7 @@ struct rule_options {
   double imbalance = 1.1;     ///< busiest core above this x the mean of the others
   double over_estimate = 2;   ///< measured above this x the compiler's estimate
   double bank_conflict_factor = 0.5;  ///< duration of a conflicting command once fixed
+  unsigned min_run = 4;  ///< serial-dma without layers, small-dma: consecutive commands
 };
 
 /// What the rules read. `operands` (node -> its memory operands) may be empty;

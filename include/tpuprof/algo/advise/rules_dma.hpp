@@ -61,31 +61,73 @@ inline dma_curve curve_of(const dependency_graph& g, engine en) {
 
 }  // namespace detail
 
-/// `small-dma` and `starved-tiu` over every DMA engine. small-dma: below the
-/// knee and slower than slow_dma x plateau; fixed, at the plateau (merged into
-/// larger transfers). starved-tiu: at or above the knee and slower than
-/// slow_dma / 2 x the median of their size; fixed, faster by the median
-/// slowdown of those transfers (the common cause, e.g. a stride).
+/// Expected GB/s of a transfer of bucket b: median of buckets b-1..b+1.
+inline double expected_bw(const detail::dma_curve& cv, unsigned b) {
+  double sum = 0;
+  int n = 0;
+  for (unsigned k = b ? b - 1 : 0; k <= b + 1; ++k)
+    if (auto it = cv.median.find(k); it != cv.median.end()) {
+      sum += it->second;
+      ++n;
+    }
+  return n ? sum / n : cv.plateau;
+}
+
+/// `small-dma` and `starved-tiu` over every DMA engine. small-dma: runs of at
+/// least min_run back-to-back transfers of one size below the knee of the
+/// curve; fixed, each run is one transfer of its total bytes at the curve's
+/// bandwidth for that size. starved-tiu: other transfers slower than slow_dma /
+/// 2 x the curve at their size; fixed, faster by the median slowdown of those
+/// transfers (their common cause, e.g. a stride).
 inline std::vector<candidate> dma_rules(const context& c) {
   const dependency_graph& g = *c.g;
   candidate small{"small-dma"}, slow{"starved-tiu"};
   for (engine en : {engine::gdma, engine::sdma, engine::cdma}) {
     const detail::dma_curve cv = detail::curve_of(g, en);
     if (!(cv.plateau > 0)) continue;
+    std::vector<std::uint8_t> in_run(g.size(), 0);
+    auto tiny = [&](std::uint32_t n) {
+      const engine_event& e = g.events[n];
+      return e.engine == en && e.has_bytes() && e.bytes > 0 && e.dur_ns() > 0 &&
+             detail::size_bucket(e.bytes) < cv.knee;
+    };
+    for (std::uint32_t n = 0;
+         n < g.size();) {  // runs: same queue, same size (the last may be less)
+      if (!tiny(n)) {
+        ++n;
+        continue;
+      }
+      std::uint32_t m = n + 1;
+      while (m < g.size() && g.prev[m] == m - 1 && tiny(m) &&
+             (g.events[m].bytes == g.events[n].bytes ||
+              (g.events[m].bytes < g.events[n].bytes &&
+               (m + 1 == g.size() || !tiny(m + 1) || g.events[m + 1].bytes != g.events[n].bytes))))
+        ++m;
+      if (m - n >= c.opt.min_run) {
+        double bytes = 0, dur = 0;
+        for (std::uint32_t i = n; i < m; ++i) {
+          bytes += static_cast<double>(g.events[i].bytes);
+          dur += g.events[i].dur_ns();
+          in_run[i] = 1;
+        }
+        const double merged =
+            bytes / expected_bw(cv, detail::size_bucket(static_cast<std::uint64_t>(bytes)));
+        if (merged < dur) {
+          for (std::uint32_t i = n; i < m; ++i) {
+            small.f.factor.emplace_back(i, merged / dur);
+            small.evidence.emplace_back(i, g.events[i].dur_ns() * (1 - merged / dur));
+          }
+          small.bucket_ns += dur - merged;
+        }
+      }
+      n = m;
+    }
     std::vector<std::pair<std::uint32_t, double>> slowed;  // node, slowdown
     for (std::uint32_t n : cv.nodes) {
+      if (in_run[n]) continue;
       const engine_event& e = g.events[n];
-      const unsigned b = detail::size_bucket(e.bytes);
-      const double bw = e.bandwidth_gbps();
-      if (b < cv.knee) {
-        if (!(bw < c.opt.slow_dma * cv.plateau)) continue;
-        const double ideal = static_cast<double>(e.bytes) / cv.plateau;
-        small.f.factor.emplace_back(n, ideal / e.dur_ns());
-        small.evidence.emplace_back(n, e.dur_ns() - ideal);
-        small.bucket_ns += e.dur_ns() - ideal;
-      } else if (bw < c.opt.slow_dma / 2 * cv.median.at(b)) {
-        slowed.emplace_back(n, cv.median.at(b) / bw);
-      }
+      const double want = expected_bw(cv, detail::size_bucket(e.bytes)), bw = e.bandwidth_gbps();
+      if (bw < c.opt.slow_dma / 2 * want) slowed.emplace_back(n, want / bw);
     }
     std::vector<double> k;
     for (auto [n, s] : slowed) k.push_back(s);

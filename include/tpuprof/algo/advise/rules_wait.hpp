@@ -21,8 +21,8 @@ namespace tpuprof::algo::advise {
 /// compute take turns, neither runs ahead (a load of layer L that waits for
 /// layer L-1's compute instead of an older one). Stores waiting for the
 /// compute that produced their data are the normal case. Fixed (double-buffered),
-/// the load waits for the compute before X's layer instead (for nothing when
-/// the trace has no layers).
+/// the load waits for the compute before X's layer instead (without layers: the
+/// TIU command before X, and only loads in runs of min_run count).
 inline std::vector<candidate> serial_dma_rule(const context& c) {
   const dependency_graph& g = *c.g;
   candidate k{"serial-dma"};
@@ -30,28 +30,54 @@ inline std::vector<candidate> serial_dma_rule(const context& c) {
     const engine_event &x = g.events[a], &y = g.events[b];
     return x.engine == y.engine && x.unit == y.unit && x.device == y.device;
   };
+  // Loads that take turns with the compute, in queue order (a run = consecutive such loads).
+  std::vector<std::uint32_t> turn(g.size(), no_node);  // load -> the TIU command it waits for
   for (std::uint32_t n = 0; n < g.size(); ++n) {
     const engine_event& e = g.events[n];
-    if (!detail::is_dma(e.engine) || !detail::is_load(e.dir())) continue;
+    if (!detail::is_dma(e.engine) || (e.layer_id >= 0 && !detail::is_load(e.dir()))) continue;
     const std::uint32_t x = g.usable_dep(n);
     if (x == no_node || g.events[x].engine != engine::tiu) continue;
     const std::uint32_t y = x + 1;  // the TIU command after x
     if (y >= g.size() || g.prev[y] != x) continue;
     const std::uint32_t w = g.usable_dep(y);
-    if (w == no_node || w < n || !same_queue(w, n)) continue;
-    const double wait = std::max(
-        0.0, g.events[x].end_ns - (g.prev[n] == no_node ? e.begin_ns : g.events[g.prev[n]].end_ns));
-    // Double-buffered, the load waits for the compute before X's layer (none without layers).
-    std::uint32_t before = no_node;
-    if (g.events[x].layer_id >= 0) {
+    if (w != no_node && w >= n && same_queue(w, n)) turn[n] = x;
+  }
+  // Without layers a buffer's reuse distance is unknown: only a lasting alternation
+  // (min_run loads of a queue in a row, data loads between them not counted) is a fault.
+  std::vector<std::uint32_t> run(g.size(), 0);
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    if (turn[n] == no_node) continue;
+    std::uint32_t p = g.prev[n];
+    while (p != no_node && turn[p] == no_node && g.events[p].layer_id >= 0 &&
+           !detail::is_load(g.events[p].dir()))
+      p = g.prev[p];
+    run[n] = 1 + (p != no_node && turn[p] != no_node ? run[p] : 0);
+  }
+  for (std::uint32_t n = g.size(); n-- > 0;)  // a run's length to all its loads
+    if (turn[n] != no_node && g.prev[n] != no_node) {
+      std::uint32_t p = g.prev[n];
+      while (p != no_node && !detail::is_load(g.events[p].dir())) p = g.prev[p];
+      if (p != no_node && turn[p] != no_node) run[p] = std::max(run[p], run[n]);
+    }
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    const std::uint32_t x = turn[n];
+    if (x == no_node) continue;
+    const engine_event& e = g.events[n];
+    const bool layers = g.events[x].layer_id >= 0;
+    if (!layers && run[n] < c.opt.min_run) continue;
+    // Double-buffered, the load waits for the compute before X's layer (before X without layers).
+    std::uint32_t before = g.prev[x];
+    if (layers) {
       before = x;
       while (before != no_node && g.events[before].layer_id == g.events[x].layer_id)
         before = g.prev[before];
     }
+    const double wait = std::max(
+        0.0, g.events[x].end_ns - (g.prev[n] == no_node ? e.begin_ns : g.events[g.prev[n]].end_ns));
     k.f.repoint.emplace_back(n, before);
     k.evidence.emplace_back(n, wait);
     k.evidence.emplace_back(x, wait);
-    k.bucket_ns += g.events[y].begin_ns - g.events[x].end_ns + e.dur_ns();
+    k.bucket_ns += g.events[x + 1].begin_ns - g.events[x].end_ns + e.dur_ns();
   }
   std::vector<candidate> out;
   if (!k.f.empty()) out.push_back(std::move(k));
