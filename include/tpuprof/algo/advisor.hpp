@@ -50,6 +50,7 @@ struct advice {
 /// Severity thresholds as shares of the span.
 struct advise_thresholds {
   double warn = 0.05, error = 0.2;
+  double keep = 0.001;  ///< findings recovering less than this share of the span are dropped
   std::size_t max_layers = 10, max_commands = 20;
 };
 
