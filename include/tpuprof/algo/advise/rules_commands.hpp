@@ -35,7 +35,7 @@ inline bool lanes_explain(double r, unsigned lanes) {
   for (unsigned m = 1; m <= 8; ++m) {
     const double ch = r * lanes * m;
     const double k = std::round(ch);
-    if (std::abs(ch - k) < 1e-3 * lanes && k > lanes * (m - 1) && k < lanes * m) return true;
+    if (std::abs(ch - k) < 1e-3 && k > lanes * (m - 1) && k < lanes * m) return true;
   }
   return false;
 }

@@ -72,11 +72,10 @@ inline std::vector<candidate> serial_dma_rule(const context& c) {
       while (before != no_node && g.events[before].layer_id == g.events[x].layer_id)
         before = g.prev[before];
     }
-    const double wait = std::max(
-        0.0, g.events[x].end_ns - (g.prev[n] == no_node ? e.begin_ns : g.events[g.prev[n]].end_ns));
+    const double wait = std::max(0.0, g.events[x + 1].begin_ns - g.events[x].end_ns);  // TIU idle
     k.f.repoint.emplace_back(n, before);
     k.evidence.emplace_back(n, wait);
-    k.evidence.emplace_back(x, wait);
+    k.evidence.emplace_back(x, 0);  // listed, after the loads
     k.bucket_ns += g.events[x + 1].begin_ns - g.events[x].end_ns + e.dur_ns();
   }
   std::vector<candidate> out;
