@@ -67,6 +67,7 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
     const bool can = e < 2 && !g.sys && last[other] >= 0 && !g.piece;
     bool dep = can && uni(0, 1) == 0;
     if (can && !dep) dep = forced_dep(cg, g, e, last[other] >= 0 ? &at_cmd(last[other]) : nullptr);
+    if (!dep && g.inj == fault::serial_dma) g.inj = fault::none;  // nothing to wait for yet
     if (dep) {
       c.dep = last[other];
       if (e == 0) at_cmd(c.dep).waited = at_cmd(c.dep).inj == fault::starved_tiu;

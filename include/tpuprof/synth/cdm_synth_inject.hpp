@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <tpuprof/decode/cdm/format.hpp>
+#include <tpuprof/synth/bit_writer.hpp>
 #include <tpuprof/synth/cdm_synth_draw.hpp>
 #include <tpuprof/synth/inject.hpp>
 
@@ -90,7 +91,7 @@ inline void inject_mark(gen_state& gs, std::mt19937_64& rng) {
                 (g.tsk != 2 || g.eu == 4 || g.eu == 5)) {
               g.inj = f;
               g.lane_c = 64 * (rng() % 2) + 16 + rng() % 33;
-              stretch(g, static_cast<double>(align_up(g.lane_c, P::lanes)) /
+              stretch(g, static_cast<double>(synth::align_up(g.lane_c, std::uint64_t{P::lanes})) /
                              static_cast<double>(g.lane_c));
             }
             break;

@@ -105,7 +105,8 @@ void head(std::vector<std::byte>& d, unsigned tsk, unsigned eu) {
 
 /// sCONV: n·ic·ih·iw (*) oc·ic·k·k -> n·oc·oh·ow; INT8 requantises with
 /// constant zero point and multiplier (opd4/opd5 as immediates).
-/// `lane_c` (> 0, `synth --inject lane-underuse`) replaces the drawn input channels.
+/// `lane_c` (> 0, `synth --inject lane-underuse`) replaces the drawn output channels (the
+/// lane dimension: SG2260 pads oc to the NPU count, ic only to the cube).
 template <const regs::reg_table& T, class Rnd>
 tiu_shape conv(std::vector<std::byte>& d, unsigned res, Rnd& rnd, std::uint64_t lane_c = 0) {
   tiu_shape s;
@@ -115,8 +116,8 @@ tiu_shape conv(std::vector<std::byte>& d, unsigned res, Rnd& rnd, std::uint64_t 
   const std::uint64_t kk = ks[rnd(0, 3)], st = static_cast<std::uint64_t>(rnd(1, 2));
   s.n = static_cast<std::uint64_t>(rnd(1, 2));
   s.c = static_cast<std::uint64_t>(rnd(2, 16)) * 16;
+  if (lane_c) s.c = lane_c;
   s.ic = static_cast<std::uint64_t>(rnd(2, 16)) * 16;
-  if (lane_c) s.ic = lane_c;
   s.h = static_cast<std::uint64_t>(rnd(1, 16));
   s.w = static_cast<std::uint64_t>(rnd(1, 32));
   s.kh = s.kw = kk;
@@ -427,7 +428,7 @@ constexpr bool has_shapes(unsigned tsk, unsigned eu) noexcept {
 /// The register image of TIU command (tsk, eu) whose result precision is
 /// `res_prec` (the DYN_DATA word's dtype); `rnd(lo, hi)` draws integers. Forms
 /// without shapes here (SYS and the classes the generator does not emit) get
-/// only their header; unknown classes a 128-bit header. `lane_c` > 0: CONV input channels /
+/// only their header; unknown classes a 128-bit header. `lane_c` > 0: CONV output channels /
 /// MM2 rows (`synth --inject lane-underuse`).
 template <cdm::cdm_chip Chip, class Rnd>
 tiu_image write_tiu(unsigned tsk, unsigned eu, unsigned res_prec, Rnd&& rnd,
