@@ -32,6 +32,7 @@ enum exit_code : int {
   io_error = 3,   ///< output could not be written
   data_loss = 4,  ///< --strict and the decoder reported lost data
   slower = 5,     ///< diff --fail-above: B is slower than A by more than the threshold
+  findings = 6,   ///< advise --fail-on: a finding at or above the given severity
 };
 
 struct common_options {

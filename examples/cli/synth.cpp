@@ -14,10 +14,12 @@
 #include <tpuprof/chips/aksv/traits.hpp>
 #include <tpuprof/chips/bm1688/traits.hpp>
 #include <tpuprof/chips/cv184x/traits.hpp>
+#include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/synth/bm1684x_synth.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
 #include <tpuprof/synth/indexed_synth.hpp>
+#include <tpuprof/synth/inject.hpp>
 
 #include "cli.hpp"
 
@@ -37,24 +39,39 @@ struct synth_options {
   bool cycle_wrap = false;
   synth::dep_options deps;          // --deps, --scale
   std::vector<std::string> scales;  // ENGINE=FACTOR terms
+  std::string inject;               // --inject RULE
+  std::string inject_report;        // --inject-report FILE (default DIR/inject.json)
+  synth::fault fault = synth::fault::none;
 };
 
-/// Writes the dump; returns how many hardware events it holds.
-std::size_t write_dump(const synth_options& s) {
+/// A dump in memory: its files, its hardware span and what a fault touched.
+struct made_dump {
+  std::vector<std::pair<std::string, std::vector<std::byte>>> files;
+  std::size_t events = 0;
+  double span_ns = 0;
+  synth::inject_record injected;
+};
+
+/// Generates the dump of `s` with fault `f` (none: clean).
+made_dump make_dump(const synth_options& s, synth::fault f) {
+  made_dump m;
   if (s.chip == "bm1684x") {
     synth::bm1684x_options bo;
     bo.seed = s.seed;
     bo.layers = std::max<std::size_t>(1, s.records / 2);
     if (s.cycle_wrap) bo.cycles_before_wrap = 5000;
     bo.deps = s.deps;
-    auto g = synth::bm1684x_dump(bo);
-    g.write_directory(s.out_dir);
-    return g.expected.size();
+    bo.inject = f;
+    auto g = synth::bm1684x_dump(bo, &m.injected);
+    m.files = std::move(g.files);
+    m.events = g.expected.size();
+    m.span_ns = synth::hw_span_ns(g.expected);
+    return m;
   }
   if (s.chip == "bm1688" || s.chip == "cv184x") {
     if (s.deps.enabled)
       throw std::invalid_argument(
-          "--deps: bm1684x, aks and aksv only (the BM1688/CV184X "
+          "--deps/--inject: bm1684x, aks and aksv only (the BM1688/CV184X "
           "generator does not schedule from dependencies yet)");
     synth::indexed_options xo;
     xo.seed = s.seed;
@@ -64,8 +81,9 @@ std::size_t write_dump(const synth_options& s) {
     return with_chip(indexed_chips{}, s.chip, [&]<class C>() {
       xo.cores = s.cores ? s.cores : C::core_count;
       auto g = synth::indexed_dump<C>(xo);
-      g.write_directory(s.out_dir);
-      return g.expected.size();
+      m.files = std::move(g.files);
+      m.events = g.expected.size();
+      return std::move(m);
     });
   }
   synth::cdm_synth_options co;
@@ -76,17 +94,57 @@ std::size_t write_dump(const synth_options& s) {
   co.seed = s.seed;
   co.cycle_wrap = s.cycle_wrap;
   co.deps = s.deps;
+  co.inject = f;
   using cdm_chips = chip_list<chips::aks, chips::aksv>;
   return with_chip(cdm_chips{}, s.chip, [&]<class C>() {
-    auto r = synth::synthesize_cdm<C>(co);
-    synth::write_dump_directory(r.files, s.out_dir);
-    return r.expected.hw.size();
+    auto r = synth::synthesize_cdm<C>(co, &m.injected);
+    for (auto& [name, bytes] : r.files) m.files.emplace_back(name, std::move(bytes));
+    m.events = r.expected.hw.size();
+    m.span_ns = synth::hw_span_ns(r.expected.hw);
+    return std::move(m);
   });
+}
+
+/// Writes the dump (and with --inject its ground-truth report); returns how many hardware
+/// events it holds.
+std::size_t write_dump(const synth_options& s) {
+  made_dump m = make_dump(s, s.fault);
+  synth::write_dump_directory(m.files, s.out_dir);
+  if (s.fault != synth::fault::none) {
+    synth::inject_report r;
+    r.rule = s.fault;
+    r.span_ns = m.span_ns;
+    r.clean_span_ns = make_dump(s, synth::fault::none).span_ns;
+    r.what = std::move(m.injected);
+    const std::string path = s.inject_report.empty() ? s.out_dir + "/inject.json" : s.inject_report;
+    const std::string json = r.to_json();
+    io::atomic_file out(path);
+    out.write(json.data(), json.size());
+    out.commit();
+  }
+  return m.events;
 }
 
 int run_synth(const common_options& o, synth_options s) {
   if (s.out_dir.empty()) throw std::invalid_argument("synth needs -o DIR");
   for (const auto& t : s.scales) s.deps.parse_scale(t);
+  if (!s.inject.empty()) {
+    const auto f = synth::parse_fault(s.inject);
+    if (!f)
+      throw std::invalid_argument("unknown --inject rule '" + s.inject +
+                                  "' (starved-tiu, serial-dma, lane-underuse, bank-conflict, "
+                                  "small-dma, core-imbalance, dispatch)");
+    if (s.chip != "bm1684x" && s.chip != "aks" && s.chip != "aksv")
+      throw std::invalid_argument("--inject: bm1684x, aks and aksv only");
+    if (*f == synth::fault::core_imbalance && s.chip == "bm1684x")
+      throw std::invalid_argument("--inject core-imbalance: multi-core chips only (aks, aksv)");
+    if (s.chip != "bm1684x" && s.mode != 2)
+      throw std::invalid_argument("--inject on aks/aksv needs --mode 2 (the register images)");
+    s.fault = *f;
+    s.deps.enabled = true;  // faults live in the dependency schedule
+  }
+  if (!s.inject_report.empty() && s.inject.empty())
+    throw std::invalid_argument("--inject-report needs --inject");
   if (!s.scales.empty() && !s.deps.enabled)
     throw std::invalid_argument(
         "--scale needs --deps (durations scale in the dependency schedule)");
@@ -121,6 +179,11 @@ subcommand register_synth(CLI::App& app, common_options& o) {
                "schedule commands from the dependencies written into their descriptors");
   sc->add_option("--scale", s->scales,
                  "with --deps: ENGINE=FACTOR duration multiplier (tiu, gdma, sdma), repeatable");
+  sc->add_option("--inject", s->inject,
+                 "one known fault (implies --deps): starved-tiu, serial-dma, lane-underuse, "
+                 "bank-conflict, small-dma, core-imbalance (aks, aksv), dispatch");
+  sc->add_option("--inject-report", s->inject_report,
+                 "with --inject: the ground-truth JSON (default DIR/inject.json)");
   return {sc, [&o, s] { return run_synth(o, *s); }};
 }
 

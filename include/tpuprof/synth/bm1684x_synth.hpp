@@ -24,14 +24,17 @@ namespace tpuprof::synth {
 
 /// Generates a BM1684X dump: one static subnet, `layers` layer groups of GDMA
 /// loads, TIU ops (each waiting on the last load) and stores, with TIU/DMA
-/// overlap, gaps, cycle-counter and 16-bit id wraps at scale.
-inline generated_dump bm1684x_dump(const bm1684x_options& o = {}) {
+/// overlap, gaps, cycle-counter and 16-bit id wraps at scale. With `o.inject`, `injected`
+/// (when given) receives the commands and layers the fault touched.
+inline generated_dump bm1684x_dump(const bm1684x_options& o = {},
+                                   inject_record* injected = nullptr) {
   namespace D = bm1684x_detail;
   std::mt19937_64 rng(o.seed);
   auto rnd = [&](std::uint64_t lo, std::uint64_t hi) { return lo + rng() % (hi - lo + 1); };
   generated_dump g;
   g.names.push_back("");
   D::program p = D::make_program(o, rnd);
+  if (injected) *injected = p.injected;
   g.files.push_back({"global.profile", text_bytes(p.lines)});
   D::finish_command_buffers(p);
   g.files.push_back({"cmd_12425c000_0_0.dat", p.tcmd.data});

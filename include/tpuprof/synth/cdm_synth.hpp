@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,7 @@
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/synth/cdm_synth_deps.hpp>
 #include <tpuprof/synth/cdm_synth_draw.hpp>
+#include <tpuprof/synth/cdm_synth_inject.hpp>
 #include <tpuprof/synth/cdm_tiu_images.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
 
@@ -253,13 +255,20 @@ void expected_events(gen_state& gs, cdm_synth_result& res) {
 
 }  // namespace detail
 
-/// Generates a dump for chip `Chip`. Deterministic for equal options.
+/// Generates a dump for chip `Chip`. Deterministic for equal options. With `o.inject` (needs
+/// deps and mode 2), `injected` (when given) receives the commands the fault touched.
 template <cdm::cdm_chip Chip>
-cdm_synth_result synthesize_cdm(cdm_synth_options o) {
+cdm_synth_result synthesize_cdm(cdm_synth_options o, inject_record* injected = nullptr) {
+  if (o.inject != fault::none && (!o.deps.enabled || o.mode != 2))
+    throw std::invalid_argument("synthesize_cdm: inject needs deps and mode 2");
   detail::gen_state gs = detail::plan<Chip>(o);
   detail::draw_core_commands(gs);
+  std::mt19937_64 inj(o.seed ^ 0x696E6A6563742Dull);  // the fault's own stream
+  if (o.inject == fault::small_dma) detail::inject_split(gs, inj);
   detail::draw_cdma_commands(gs);
+  if (o.inject != fault::none) detail::inject_mark(gs, inj);
   detail::schedule_deps(gs);
+  if (injected) *injected = detail::inject_collect(gs);
   detail::write_dyn_streams<Chip>(gs);
   detail::order_sdma(gs);
   cdm_synth_result res;

@@ -15,8 +15,17 @@
 
 #include <tpuprof/synth/cdm_synth_draw.hpp>
 #include <tpuprof/synth/dep_schedule.hpp>
+#include <tpuprof/synth/inject.hpp>
 
 namespace tpuprof::synth::detail {
+
+/// --inject: whether `g` (engine `e`) waits for `other_last` although the draw said no:
+/// serial-dma windows wait for the other engine's last command, a TIU command for a starved-tiu
+/// load issued just before it.
+inline bool forced_dep(const core_gen&, const gen_cmd& g, int e, const gen_cmd* other_last) {
+  if (g.inj == fault::serial_dma) return true;
+  return e == 0 && other_last && other_last->inj == fault::starved_tiu;
+}
 
 /// The schedule of one core (issue order and dependencies drawn from `rng`), at `scale`.
 inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& o, bool keys) {
@@ -33,20 +42,35 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
     free[e] = next[e] > 0 ? v[next[e] - 1].end : cg.anchor;
   }
   std::array<std::int64_t, 3> last{-1, -1, -1};  // program index of each engine's last command
+  auto at_cmd = [&](std::int64_t i) -> gen_cmd& {
+    const auto& [e, k] = at[static_cast<std::size_t>(i)];
+    return cg.eng[e][k];
+  };
+  std::vector<std::size_t> pieces_before(cg.eng[1].size() + 1, 0);  // --inject small-dma
+  for (std::size_t i = 0; i < cg.eng[1].size(); ++i)
+    pieces_before[i + 1] = pieces_before[i] + (cg.eng[1][i].piece ? 1 : 0);
   auto add = [&](int e) {
     auto& g = cg.eng[e][next[e]];
     const bool first = last[e] < 0;
     sched_cmd c{static_cast<engine>(e),
                 static_cast<std::uint8_t>(e),
                 g.end - g.start,
-                first ? g.start - free[e] : uni(1, 30),
+                first     ? g.start - free[e]
+                : g.piece ? 1
+                          : uni(1, 30),
                 -1,
                 0,
-                0};
+                0,
+                g.stall};
     const int other = e == 0 ? 1 : 0;
     g.dep_eng = -1;
-    if (e < 2 && !g.sys && last[other] >= 0 && uni(0, 1) == 0) {
+    const bool can = e < 2 && !g.sys && last[other] >= 0 && !g.piece;
+    bool dep = can && uni(0, 1) == 0;
+    if (can && !dep) dep = forced_dep(cg, g, e, last[other] >= 0 ? &at_cmd(last[other]) : nullptr);
+    if (!dep && g.inj == fault::serial_dma) g.inj = fault::none;  // nothing to wait for yet
+    if (dep) {
       c.dep = last[other];
+      if (e == 0) at_cmd(c.dep).waited = at_cmd(c.dep).inj == fault::starved_tiu;
       g.dep_eng = other;
       g.dep_idx = at[static_cast<std::size_t>(c.dep)].second;
     }
@@ -55,9 +79,14 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
     at.emplace_back(e, next[e]++);
   };
   auto left = [&](int e) { return cg.eng[e].size() - next[e]; };
-  while (left(0) + left(1) > 0) {  // TIU and GDMA interleaved evenly
-    const auto lt = static_cast<std::int64_t>(left(0)), lg = static_cast<std::int64_t>(left(1));
-    add(uni(1, lt + lg) <= lt ? 0 : 1);
+  auto heads = [&](int e) {  // left, small-dma pieces not counted (they follow their head)
+    return e != 1 ? left(e) : left(1) - (pieces_before.back() - pieces_before[next[1]]);
+  };
+  while (heads(0) + heads(1) > 0) {  // TIU and GDMA interleaved evenly
+    const auto lt = static_cast<std::int64_t>(heads(0)), lg = static_cast<std::int64_t>(heads(1));
+    const int e = uni(1, lt + lg) <= lt ? 0 : 1;
+    add(e);
+    while (e == 1 && left(1) > 0 && cg.eng[1][next[1]].piece) add(1);
   }
   while (left(2) > 0) add(2);
   schedule(prog, free, o);

@@ -18,6 +18,7 @@
 #include <tpuprof/synth/cdm_tiu_images.hpp>
 #include <tpuprof/synth/dep_schedule.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
+#include <tpuprof/synth/inject.hpp>
 
 namespace tpuprof::synth {
 
@@ -44,6 +45,8 @@ struct cdm_synth_options {
   /// mode-2 register images; modes 0/1 carry none), durations scaled per engine
   /// (cdm_synth_deps.hpp). Off (default): the historical schedule, byte-identical dumps.
   dep_options deps{};
+  /// With deps and mode 2: one known fault (synth/inject.hpp, cdm_synth_inject.hpp).
+  fault inject = fault::none;
 };
 
 namespace detail {
@@ -81,6 +84,13 @@ struct gen_cmd {
   /// --deps: the command it waits for (engine index on the same core, index), -1 = none
   int dep_eng = -1;
   std::size_t dep_idx = 0;
+  /// --inject (cdm_synth_inject.hpp): the fault this command carries, a small-dma piece after
+  /// its head, a starved-tiu load some TIU command waits for, a dispatch stall, lane-underuse
+  /// channels
+  fault inj = fault::none;
+  bool piece = false, waited = false;
+  std::int64_t stall = 0;
+  std::uint64_t lane_c = 0;
 };
 
 /// Per core: the commands of TIU, GDMA, SDMA and the alignment anchor.
@@ -388,7 +398,8 @@ void write_dyn_streams(gen_state& gs) {
         // Raw register image of the command (DYN_EXTRA), one per non-RVT node.
         std::vector<std::byte> img;
         if (r.eng == 0) {
-          img = cdm_images::write_tiu<Chip>(g.tsk, g.eu, g.dtype, img_rnd).bytes;
+          img = cdm_images::write_tiu<Chip>(g.tsk, g.eu, g.dtype, img_rnd, g.lane_c).bytes;
+          if (g.inj == fault::bank_conflict) cdm_images::conflict_bank<Chip>(img, g.tsk, g.eu);
           put_dep(img, 17, dep_field(cg, g));
         } else if (r.eng == 3) {
           bit_image b(128);

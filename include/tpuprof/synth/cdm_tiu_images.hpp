@@ -105,8 +105,10 @@ void head(std::vector<std::byte>& d, unsigned tsk, unsigned eu) {
 
 /// sCONV: n·ic·ih·iw (*) oc·ic·k·k -> n·oc·oh·ow; INT8 requantises with
 /// constant zero point and multiplier (opd4/opd5 as immediates).
+/// `lane_c` (> 0, `synth --inject lane-underuse`) replaces the drawn output channels (the
+/// lane dimension: SG2260 pads oc to the NPU count, ic only to the cube).
 template <const regs::reg_table& T, class Rnd>
-tiu_shape conv(std::vector<std::byte>& d, unsigned res, Rnd& rnd) {
+tiu_shape conv(std::vector<std::byte>& d, unsigned res, Rnd& rnd, std::uint64_t lane_c = 0) {
   tiu_shape s;
   static constexpr unsigned f32_inputs[] = {fp16, bf16, fp32};
   const unsigned in = res == int8 ? int8 : res == fp16 ? fp16 : f32_inputs[rnd(0, 2)];
@@ -114,6 +116,7 @@ tiu_shape conv(std::vector<std::byte>& d, unsigned res, Rnd& rnd) {
   const std::uint64_t kk = ks[rnd(0, 3)], st = static_cast<std::uint64_t>(rnd(1, 2));
   s.n = static_cast<std::uint64_t>(rnd(1, 2));
   s.c = static_cast<std::uint64_t>(rnd(2, 16)) * 16;
+  if (lane_c) s.c = lane_c;
   s.ic = static_cast<std::uint64_t>(rnd(2, 16)) * 16;
   s.h = static_cast<std::uint64_t>(rnd(1, 16));
   s.w = static_cast<std::uint64_t>(rnd(1, 32));
@@ -166,12 +169,15 @@ tiu_shape conv(std::vector<std::byte>& d, unsigned res, Rnd& rnd) {
 }
 
 /// sMM2 NN (eu 4) / NT (eu 5): m×k by k×nn (NT: the right matrix stored nn×k).
+/// `lane_c` (> 0, `synth --inject lane-underuse`) replaces the drawn rows m (the lane dimension).
 template <const regs::reg_table& T, class Rnd>
-tiu_shape mm2(std::vector<std::byte>& d, unsigned eu, unsigned res, Rnd& rnd) {
+tiu_shape mm2(std::vector<std::byte>& d, unsigned eu, unsigned res, Rnd& rnd,
+              std::uint64_t lane_c = 0) {
   tiu_shape s;
   static constexpr unsigned f32_inputs[] = {fp16, bf16, fp32};
   const unsigned in = res == int8 ? int8 : res == fp16 ? fp16 : f32_inputs[rnd(0, 2)];
   s.m = static_cast<std::uint64_t>(rnd(8, 256));
+  if (lane_c) s.m = lane_c;
   s.k = static_cast<std::uint64_t>(rnd(2, 32)) * 16;
   s.nn = static_cast<std::uint64_t>(rnd(1, 64)) * 8;
   s.in_prec = in;
@@ -422,9 +428,11 @@ constexpr bool has_shapes(unsigned tsk, unsigned eu) noexcept {
 /// The register image of TIU command (tsk, eu) whose result precision is
 /// `res_prec` (the DYN_DATA word's dtype); `rnd(lo, hi)` draws integers. Forms
 /// without shapes here (SYS and the classes the generator does not emit) get
-/// only their header; unknown classes a 128-bit header.
+/// only their header; unknown classes a 128-bit header. `lane_c` > 0: CONV output channels /
+/// MM2 rows (`synth --inject lane-underuse`).
 template <cdm::cdm_chip Chip, class Rnd>
-tiu_image write_tiu(unsigned tsk, unsigned eu, unsigned res_prec, Rnd&& rnd) {
+tiu_image write_tiu(unsigned tsk, unsigned eu, unsigned res_prec, Rnd&& rnd,
+                    std::uint64_t lane_c = 0) {
   using F = typename Chip::short_tiu_forms;  // the chip's form of each class written here
   tiu_image r;
   const bool is_short = tsk != cdm::tiu_sys_code;
@@ -441,7 +449,7 @@ tiu_image write_tiu(unsigned tsk, unsigned eu, unsigned res_prec, Rnd&& rnd) {
   switch (tsk) {
     case 0:
       detail::head<F::conv>(d, tsk, eu);
-      r.shape = detail::conv<F::conv>(d, res, rnd);
+      r.shape = detail::conv<F::conv>(d, res, rnd, lane_c);
       break;
     case 1:
       detail::head<F::pord>(d, tsk, eu);
@@ -449,7 +457,7 @@ tiu_image write_tiu(unsigned tsk, unsigned eu, unsigned res_prec, Rnd&& rnd) {
       break;
     case 2:
       detail::head<F::mm2>(d, tsk, eu);
-      r.shape = detail::mm2<F::mm2>(d, eu, res, rnd);
+      r.shape = detail::mm2<F::mm2>(d, eu, res, rnd, lane_c);
       break;
     case 3:
       if (eu == 14) {
@@ -478,6 +486,32 @@ tiu_image write_tiu(unsigned tsk, unsigned eu, unsigned res_prec, Rnd&& rnd) {
       break;
   }
   return r;
+}
+
+/// `synth --inject bank-conflict`: moves the result of image `d` (TIU command tsk, eu with
+/// shapes) into the local-memory bank of its first input, 32 slots further.
+template <cdm::cdm_chip Chip>
+void conflict_bank(std::vector<std::byte>& d, unsigned tsk, unsigned eu) {
+  using F = typename Chip::short_tiu_forms;
+  const regs::reg_table& T = tsk == 0   ? F::conv
+                             : tsk == 1 ? F::pord
+                             : tsk == 2 ? F::mm2
+                             : tsk == 3 ? (eu == 14 ? F::cast : F::ar)
+                             : tsk == 4 ? F::rqdq
+                             : tsk == 5 ? F::cwbc
+                             : tsk == 9 ? F::sfu
+                                        : F::vc;
+  const auto i = T.find("opd0_addr"), o = T.find("res0_addr");
+  if (!i || !o) return;
+  auto bit = [&](unsigned b) { return (std::to_integer<unsigned>(d[b / 8]) >> (b % 8)) & 1; };
+  const regs::reg_field fi = T.fields[*i], fo = T.fields[*o];
+  std::uint64_t a = 0;
+  for (unsigned k = 0; k < fi.width; ++k) a |= std::uint64_t{bit(fi.lo + k)} << k;
+  const std::uint64_t v = a / 16384 * 16384 + (a % 16384 / 64 + 32) % 64 * 64;
+  for (unsigned k = 0; k < fo.width; ++k) {
+    const auto m = static_cast<std::byte>(1u << ((fo.lo + k) % 8));
+    d[(fo.lo + k) / 8] = ((v >> k) & 1) ? (d[(fo.lo + k) / 8] | m) : (d[(fo.lo + k) / 8] & ~m);
+  }
 }
 
 }  // namespace tpuprof::synth::cdm_images

@@ -65,6 +65,9 @@ struct sched_cmd {
   std::int64_t issue = 1;           ///< cycles after the previous end on its queue
   std::int64_t dep = -1;            ///< index of the awaited command (earlier in the list); -1 none
   std::int64_t begin = 0, end = 0;  ///< set by schedule()
+  /// Dispatch stall (`synth --inject dispatch`): issued only this many cycles after every
+  /// earlier command of queues 0 and 1 (TIU, GDMA) has ended; 0 = none.
+  std::int64_t stall = 0;
 };
 
 /// Schedules `cmds` (program order; every dependency points backwards). `queue_free[q]` is the
@@ -75,6 +78,13 @@ inline void schedule(std::span<sched_cmd> cmds, std::span<std::int64_t> queue_fr
     auto& c = cmds[i];
     if (c.queue >= queue_free.size() || c.dep >= static_cast<std::int64_t>(i))
       throw std::logic_error("schedule: bad queue or forward dependency");
+    if (c.stall > 0) {  // nothing pending, then a late issue: no queue starts before
+      std::int64_t all = 0;
+      for (std::size_t q = 0; q < queue_free.size() && q < 2; ++q)
+        all = std::max(all, queue_free[q]);
+      for (std::size_t q = 0; q < queue_free.size() && q < 2; ++q)
+        queue_free[q] = std::max(queue_free[q], all + c.stall);
+    }
     std::int64_t t = queue_free[c.queue] + c.issue;
     if (c.dep >= 0) t = std::max(t, cmds[static_cast<std::size_t>(c.dep)].end + o.sync_latency);
     c.begin = t;

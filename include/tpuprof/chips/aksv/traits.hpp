@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <tpuprof/cdm_format.hpp>
+#include <tpuprof/chip_ceilings.hpp>
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/chips/aksv/regs.hpp>
 #include <tpuprof/chips/sg2260/family.hpp>
@@ -24,6 +25,12 @@ struct aksv : sg2260::family<aksv> {
   static constexpr unsigned cdma_port_count = 10;
   static constexpr double tiu_freq_mhz = 1000;
   static constexpr double dma_freq_mhz = 1000;
+  /// Roofline ceilings per core (algo/roofline.hpp), from the chip constants of the dump's
+  /// text header (format-sg2260.md, "Chip constants"): NPU Num 64, Execution Unit Number(int8)
+  /// 64, DDR Max BW 68.264 GB/s per core, L2 Max BW 128 GB/s, 256 KiB LMEM per lane, bank
+  /// address width 14 bits (16 KiB banks, 16 banks). No source states the cube's peak ops:
+  /// 0 (the roofline leaves attainable ops unknown rather than guess).
+  static constexpr chip_ceilings ceilings{64, 64, 0, 0, 0, 68.264e9, 128e9, 1u << 18, 16};
   static constexpr std::array<int, 2> arch_ids{6, 140814};
   /// EngineType: BD 0, GDMA 1, SDMA 2, CDMA 3, VSDMA 4 (HAU removed).
   static constexpr cdm::dyn_engine_ids dyn_engines{0, 1, -1, 2, 3, 4};

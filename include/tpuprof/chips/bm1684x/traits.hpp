@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include <tpuprof/chip_ceilings.hpp>
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/chips/bm1684x/isa.hpp>
 #include <tpuprof/chips/common/tiu_names.hpp>
@@ -27,6 +28,13 @@ struct bm1684x {
   /// Clocks follow tpu_freq from global.profile; 1000 MHz when absent or 0.
   static constexpr double tiu_freq_mhz = 1000;
   static constexpr double dma_freq_mhz = 1000;
+  /// Roofline ceilings at 1 GHz (algo/roofline.hpp). Lanes, EU_BYTES, LMEM_BYTES and
+  /// LMEM_BANKS: tpu-mlir include/tpu_mlir/Backend/BM168x/BM1684X.h (NPU_NUM 64, EU_BYTES 64,
+  /// 256 KiB, 16 banks). Peak ops: bmprofile's `PeakTops` for conv / matmul (int8 32, 16-bit 16,
+  /// fp32 2 "TOPS" of 1024e9 ops/s, format-bm1684x.md section 7.2). DDR: the S2L rate of
+  /// bmprofile's `gdmaPTheoTime` (58 GiB/s, same section); the chip has no L2.
+  static constexpr chip_ceilings ceilings{
+      64, 64, 32 * 1024e9, 16 * 1024e9, 2 * 1024e9, 58 * 1073741824.0, 0, 1u << 18, 16};
   static constexpr bool period_fixed = false;
   static constexpr bool has_engine(engine e) { return e == engine::tiu || e == engine::gdma; }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <tpuprof/synth/dep_schedule.hpp>
+#include <tpuprof/synth/inject.hpp>
 
 namespace tpuprof::synth {
 
@@ -28,6 +29,8 @@ struct bm1684x_options {
   /// last load, a store for the layer's last TIU op, sys.end for the last GDMA command), with
   /// durations scaled per engine. Off (default): the historical schedule, byte-identical dumps.
   dep_options deps{};
+  /// With deps: one known fault (synth/inject.hpp; bm1684x/inject.hpp); none = a clean dump.
+  fault inject = fault::none;
 };
 
 }  // namespace tpuprof::synth

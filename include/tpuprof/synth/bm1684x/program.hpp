@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -12,6 +13,7 @@
 
 #include <tpuprof/event.hpp>
 #include <tpuprof/synth/bm1684x/descriptors.hpp>
+#include <tpuprof/synth/bm1684x/inject.hpp>
 #include <tpuprof/synth/bm1684x/options.hpp>
 #include <tpuprof/synth/dep_schedule.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
@@ -72,7 +74,16 @@ struct program {
   std::vector<sched_cmd> sched;
   std::vector<std::int64_t> tiu_sched, gdma_sched, fw_sched, tail_sched;
   std::int64_t gdma_gap = 1;  ///< extra issue latency of the next static GDMA command
+  fault_plan fp;              ///< --inject: the fault and its random stream
+  inject_record injected;     ///< --inject: the commands and layers it touched
 };
+
+/// --inject: notes a touched command (decoded cmd_id: 1-based id - 1) and its layer.
+inline void note_injected(program& p, engine e, std::uint32_t id, std::int32_t layer) {
+  p.injected.commands.push_back({0, e, (id - 1) & 0xFFFF});
+  if (p.injected.layers.empty() || p.injected.layers.back() != layer)
+    p.injected.layers.push_back(layer);
+}
 
 /// --deps: appends a command to the program in issue order; returns its index (-1 when off).
 inline std::int64_t add_sched(program& p, engine e, std::uint64_t dur, std::uint64_t issue,
@@ -92,34 +103,62 @@ inline std::int64_t gdma_index(const program& p, std::uint32_t gdma_id) {
 
 /// One GDMA tensor move of layer `p.layer_id` (load: DDR -> local, else local -> DDR). It
 /// waits for TIU command `dep_tiu` under --deps, else names the last TIU command issued.
+/// `f` (--inject) makes it a starved-tiu slow load or splits it into small-dma pieces.
 template <class Rnd>
-void add_dma(program& p, bool load, std::uint64_t earliest, Rnd& rnd, std::uint32_t dep_tiu = 0) {
+void add_dma(program& p, bool load, std::uint64_t earliest, Rnd& rnd, std::uint32_t dep_tiu = 0,
+             fault f = fault::none) {
   const auto nan = std::numeric_limits<float>::quiet_NaN();
   ++p.gdma_id;
   const std::uint32_t dep = p.deps ? dep_tiu : p.bd_id;
-  const std::uint64_t bytes =
-      write_dma_tensor(p.gcmd.grow(96), p.gdma_id & 0xFFFFF, dep & 0xFFFFF, load, rnd);
-  const std::uint64_t dur = 60 + bytes / (load ? rnd(20, 60) : rnd(20, 50));
+  std::array<std::byte, 96> tmpl{};
+  std::byte* d = f == fault::small_dma ? tmpl.data() : p.gcmd.grow(96);
+  const std::uint64_t bytes = write_dma_tensor(d, p.gdma_id & 0xFFFFF, dep & 0xFFFFF, load, rnd);
+  std::uint64_t dur = 60 + bytes / (load ? rnd(20, 60) : rnd(20, 50));
   const std::uint64_t issue = rnd(0, 40);
-  const std::uint64_t begin = std::max(p.gdma_free, earliest) + issue;
-  p.gdma.push_back({engine::gdma, dep, p.gdma_id, begin, begin + dur, bytes,
-                    load ? direction::s2l : direction::l2s, nullptr, p.layer_id, nan});
-  if (p.deps) {
-    p.gdma_sched.push_back(add_sched(p, engine::gdma, dur, p.gdma_gap + issue, tiu_index(p, dep)));
-    p.gdma_gap = 1;
-  }
+  if (f == fault::starved_tiu) dur *= static_cast<std::uint64_t>(slow_load(d));
+  // small-dma: loads of <= 16 KiB as pieces of <= 256 B (else written whole)
+  static constexpr auto& T = regs::bm1684x::dma_tensor;
+  static constexpr unsigned sizes[] = {1, 2, 4, 0, 0, 2};
+  const unsigned isz = sizes[get(d, fld(T, "src_data_format"))];
+  const std::uint64_t elems = bytes / isz, per = inject_params::small_dma_bytes / isz;
+  const std::uint64_t pieces =
+      f != fault::small_dma ? 1
+      : bytes <= inject_params::small_dma_bytes * inject_params::small_dma_pieces
+          ? (elems + per - 1) / per
+          : 1;
+  if (f == fault::small_dma && pieces == 1) std::copy(tmpl.begin(), tmpl.end(), p.gcmd.grow(96));
   p.lines += "[bmprofile] local_layer: layer_id=" + std::to_string(p.layer_id) +
              (load ? " layer_type=Load layer_name=\n" : " layer_type=Store layer_name=\n");
-  p.lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(dep & 0xFFFFF) +
-             " gdma_id=" + std::to_string(p.gdma_id & 0xFFFFF) +
-             (load ? " gdma_dir=0 gdma_func=0\n" : " gdma_dir=1 gdma_func=0\n");
-  p.gdma_free = begin + dur + 1;
+  for (std::uint64_t k = 0; k < pieces; ++k) {
+    if (k > 0) ++p.gdma_id;
+    std::uint64_t b = bytes, dk = dur;
+    if (pieces > 1) {
+      b = small_piece(p.gcmd.grow(96), tmpl.data(), p.gdma_id & 0xFFFFF,
+                      std::min(per, elems - k * per), k * per, isz);
+      dk = static_cast<std::uint64_t>(inject_params::small_dma_cycles);
+    }
+    const std::uint64_t gap = k == 0 ? issue : 1;
+    const std::uint64_t begin = std::max(p.gdma_free, earliest) + gap;
+    p.gdma.push_back({engine::gdma, dep, p.gdma_id, begin, begin + dk, b,
+                      load ? direction::s2l : direction::l2s, nullptr, p.layer_id, nan});
+    if (p.deps) {
+      p.gdma_sched.push_back(add_sched(p, engine::gdma, dk, p.gdma_gap + gap, tiu_index(p, dep)));
+      p.gdma_gap = 1;
+    }
+    if (pieces > 1 || f == fault::starved_tiu)
+      note_injected(p, engine::gdma, p.gdma_id, p.layer_id);
+    p.lines += "[bmprofile] gdma cmd_id bd_id=" + std::to_string(dep & 0xFFFFF) +
+               " gdma_id=" + std::to_string(p.gdma_id & 0xFFFFF) +
+               (load ? " gdma_dir=0 gdma_func=0\n" : " gdma_dir=1 gdma_func=0\n");
+    p.gdma_free = begin + dk + 1;
+  }
   ++p.layer_id;
 }
 
-/// 1-4 TIU ops of one kind; the first waits for `ready` (the last load's end).
+/// 1-4 TIU ops of one kind; the first waits for `ready` (the last load's end). `f` (--inject):
+/// lane-underuse (conv and mm2 ops) or bank-conflict.
 template <class Rnd>
-void add_compute(program& p, std::uint64_t ready, Rnd& rnd) {
+void add_compute(program& p, std::uint64_t ready, Rnd& rnd, fault f = fault::none) {
   const op_kind& kind = tiu_op_kinds[rnd(0, std::size(tiu_op_kinds) - 1)];
   p.lines += "[bmprofile] local_layer: layer_id=" + std::to_string(p.layer_id) +
              " layer_type=" + kind.layer + " layer_name=\n";
@@ -127,10 +166,20 @@ void add_compute(program& p, std::uint64_t ready, Rnd& rnd) {
   for (std::uint64_t k = 0; k < ops; ++k) {
     const std::uint64_t issue = k == 0 ? 0 : rnd(0, 30);
     const std::uint64_t begin = k == 0 ? std::max(ready, p.tiu_free) : p.tiu_free + issue;
-    const std::uint64_t dur = rnd(4, 3000);
+    std::uint64_t dur = rnd(4, 3000);
     ++p.bd_id;
-    const float r =
-        write_tiu(kind.kind, p.tcmd.grow(kind.len), p.bd_id & 0xFFFFF, p.gdma_id & 0xFFFFF, rnd);
+    std::byte* d = p.tcmd.grow(kind.len);
+    float r = write_tiu(kind.kind, d, p.bd_id & 0xFFFFF, p.gdma_id & 0xFFFFF, rnd);
+    if (f == fault::lane_underuse && (kind.kind == tiu_kind::conv || kind.kind == tiu_kind::mm2)) {
+      const std::uint64_t c = 64 * p.fp.draw(0, 1) + p.fp.draw(16, 48);
+      r = underuse_lanes(kind.kind, d, c);
+      dur = dur * align_up(c, inject_params::lanes) / c;
+      note_injected(p, engine::tiu, p.bd_id, p.layer_id);
+    } else if (f == fault::bank_conflict) {
+      conflict_bank(kind.kind, d);
+      dur *= inject_params::bank_conflict_factor;
+      note_injected(p, engine::tiu, p.bd_id, p.layer_id);
+    }
     p.tiu.push_back({engine::tiu, p.bd_id, p.gdma_id, begin, begin + dur, 0, direction::none, &kind,
                      p.layer_id, r});
     if (p.deps)
@@ -201,14 +250,27 @@ program make_program(const bm1684x_options& o, Rnd& rnd) {
   }
   p.gdma_gap = o.firmware_records ? 4876 : 12000;  // --deps: the first static GDMA's issue
   std::uint32_t done[2] = {0, 0};  // last TIU command of the layers before the previous one
+  p.fp.rule = p.deps ? o.inject : fault::none;
+  p.fp.rng.seed(o.seed ^ 0x696E6A6563742Dull);
   for (std::size_t L = 0; L < o.layers; ++L) {
+    const fault f = p.fp.hit(L, o.layers) ? p.fp.rule : fault::none;  // --inject
     const auto loads = rnd(1, 3);
     std::uint64_t ready = 0;
     for (std::uint64_t k = 0; k < loads; ++k) {
-      add_dma(p, true, 0, rnd, done[0]);  // --deps: the buffer of layer L-2 is free again
+      // --deps: the buffer of layer L-2 is free again (serial-dma: only after layer L-1)
+      const bool serial = f == fault::serial_dma && L > 0;
+      const bool late = f == fault::dispatch && k == 0;
+      add_dma(
+          p, true, 0, rnd, serial ? done[1] : done[0],
+          f == fault::small_dma || (f == fault::starved_tiu && k + 1 == loads) ? f : fault::none);
+      if (late)
+        p.sched[static_cast<std::size_t>(p.gdma_sched.back())].stall =
+            static_cast<std::int64_t>(p.fp.draw(20000, 50000));
+      if (serial || late) note_injected(p, engine::gdma, p.gdma_id, p.layer_id - 1);
       ready = p.gdma.back().end;
     }
-    add_compute(p, ready, rnd);
+    add_compute(p, ready, rnd,
+                f == fault::lane_underuse || f == fault::bank_conflict ? f : fault::none);
     done[0] = done[1];
     done[1] = p.bd_id;
     // store, after the compute (the GDMA waits for the last TIU op)

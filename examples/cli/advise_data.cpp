@@ -1,0 +1,101 @@
+// The advisor over a decoded trace: context (idle causes, ceilings of the
+// chip, operands, net_stat.sim estimate), findings and roofline.
+#include "advise_data.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <tpuprof/chips/all.hpp>
+#include <tpuprof/decode/bmprofile/net_stat.hpp>
+#include <tpuprof/io/mapped_file.hpp>
+
+#include "cli.hpp"
+
+using namespace tpuprof;
+
+namespace cli {
+namespace {
+
+/// The chip's roofline ceilings; zeros when the chip's traits state none.
+chip_ceilings ceilings_of(const std::string& chip) {
+  try {
+    return with_chip(chips::all{}, chip, []<class C>() {
+      if constexpr (requires { C::ceilings; })
+        return chip_ceilings(C::ceilings);
+      else
+        return chip_ceilings{};
+    });
+  } catch (const std::invalid_argument&) {
+    return {};
+  }
+}
+
+/// Compiler estimate per layer (sum of net_stat.sim costs), when `dir` has one.
+std::map<std::int32_t, double> estimates(const std::string& dir) {
+  std::map<std::int32_t, double> out;
+  const auto p = std::filesystem::path(dir) / "net_stat.sim";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(p, ec)) return out;
+  try {
+    io::mapped_file m(p.string());
+    decode_diagnostics ignored;
+    const auto ns = bmprofile::parse_net_stat(io::byte_reader(m.bytes(), p.string()), ignored);
+    for (const auto* items : {&ns.tiu, &ns.gdma})
+      for (const auto& it : *items)
+        if (it.layer_id >= 0) out[it.layer_id] += it.cost_ns;
+  } catch (const std::exception&) {
+    out.clear();  // a bad estimate file only loses the over-estimate rule
+  }
+  return out;
+}
+
+}  // namespace
+
+advise_result run_advisor(const trace& t, const std::string& dir) {
+  advise_result r;
+  r.graph = algo::build_dependency_graph(t);
+  auto c = algo::make_context(r.graph, t.info().names, ceilings_of(t.info().chip));
+  if (t.has_operands()) c.operands = [&t](std::uint32_t n) { return t.operands(t.events()[n]); };
+  c.estimate_ns = estimates(dir);
+  r.advice = algo::advise_findings(c);
+  r.layers = algo::roofline(r.graph, c.idle, c.ceilings);
+  std::map<std::int32_t, std::string> names;
+  for (const engine_event& s : t.spans())
+    if (s.engine == engine::layer && s.layer_id >= 0 && s.op != 0)
+      names.try_emplace(s.layer_id, std::string(t.info().names[s.op]));
+  for (const auto& l : r.layers) {
+    auto it = names.find(l.layer_id);
+    r.layer_names.push_back(it == names.end() ? std::string() : it->second);
+  }
+  return r;
+}
+
+std::string finding_json(const trace& t, const advise_result& r, const algo::finding& f,
+                         double origin_ns) {
+  std::string s = fmt::format(
+      "{{\"id\":{},\"rule\":{},\"severity\":\"{}\",\"recoverable_ns\":{},\"bucket_ns\":{},"
+      "\"layers\":[",
+      json_str(f.id), json_str(f.rule), name(f.severity), json_num(f.recoverable_ns),
+      json_num(f.bucket_ns));
+  for (std::size_t i = 0; i < f.layers.size(); ++i)
+    s += fmt::format("{}{}", i ? "," : "", f.layers[i]);
+  s += "],\"commands\":[";
+  for (std::size_t i = 0; i < f.commands.size(); ++i) {
+    const engine_event& e = r.graph.events[f.commands[i]];
+    std::string en(name(e.engine));
+    for (char& ch : en) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    s += fmt::format(
+        "{}{{\"engine\":\"{}\",\"core\":{},\"cmd_id\":{},\"layer_id\":{},"
+        "\"begin_ns\":{},\"end_ns\":{}}}",
+        i ? "," : "", en, e.unit, e.cmd_id, e.layer_id, json_num(e.begin_ns - origin_ns),
+        json_num(e.end_ns - origin_ns));
+  }
+  (void)t;
+  return s + "],\"message\":" + json_str(f.message) + "}";
+}
+
+}  // namespace cli
