@@ -42,7 +42,7 @@ struct common_options {
   std::string chip;         ///< "" = auto-detect from global.profile
   double tiu_freq_mhz = 0;  ///< 0 = from the dump / chip default
   double dma_freq_mhz = 0;
-  int num_core = 0;  ///< 0 = all; else keep cores < num_core
+  int num_core = 0;      ///< 0 = all; else keep cores < num_core
   unsigned threads = 0;  ///< -j: dumps decoded at once (0 = hardware threads)
   bool quiet = false;
   bool strict = false;
