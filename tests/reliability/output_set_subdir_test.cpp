@@ -39,8 +39,7 @@ TEST_CASE("output_set: a file in a subdirectory is staged, committed and recover
   // killed after the journal, before the moves: the next run finishes the set
   fs::remove_all(dir / "PerfDoc");
   try {
-    output_set s(
-        dir, [](std::string_view st) { return st == "committed"; }, 1L << 30);
+    output_set s(dir, [](std::string_view st) { return st == "committed"; });
     write(s, "summary.txt", "b");
     write(s, "PerfDoc/out.xlsx", "book2");
     s.commit();
@@ -51,10 +50,10 @@ TEST_CASE("output_set: a file in a subdirectory is staged, committed and recover
   CHECK(read(dir / "PerfDoc/out.xlsx") == "book2");
   CHECK(read(dir / "summary.txt") == "b");
   // a journal naming ../ (written by hand) moves nothing out of the directory
-  const auto stage = dir / (".tpuprof-staging." + std::to_string(1L << 30));
+  const auto stage = dir / ".tpuprof-staging.00ab";
   fs::create_directories(stage);
   std::ofstream(stage / "x.txt") << "x";
-  std::ofstream(stage / "COMMIT") << "../x.txt\n";
+  std::ofstream(stage / "COMMIT") << "tpuprof-commit 1 1 00ab\n../x.txt\n";
   output_set::recover(dir);
   CHECK(!fs::exists(dir.parent_path() / "x.txt"));
   CHECK(!fs::exists(stage));

@@ -28,8 +28,7 @@ struct fix {
 /// The replay model of one graph: measured lags, then fixes on top.
 class fix_replay {
  public:
-  explicit fix_replay(const dependency_graph& g)
-      : g_(&g), m_(detail::measured(g)), cp_(critical_path(g)), lag_{&g, &m_, &cp_} {
+  explicit fix_replay(const dependency_graph& g) : g_(&g), cp_(critical_path(g)), lag_{&g, &cp_} {
     factor_.assign(g.size(), 1.0);
     cut_.assign(g.size(), 0.0);
     dep_.assign(g.size(), keep_dep);
@@ -85,7 +84,6 @@ class fix_replay {
   }
 
   const dependency_graph* g_;
-  schedule m_;
   critical_path_result cp_;
   detail::lag_model lag_;
   std::vector<double> factor_, cut_;
