@@ -157,28 +157,24 @@ class trace {
   void index_engines() {
     if (t_.hw.size() > std::numeric_limits<std::uint32_t>::max())
       throw std::length_error("tpuprof::trace: more than 2^32 events");
-    struct raw_run {
-      std::uint32_t first, last;
-      engine eng;
-    };
-    std::vector<raw_run> raw;
-    for (std::uint32_t k = 0; k < t_.hw.size(); ++k)
-      if (!raw.empty() && raw.back().eng == t_.hw[k].engine && raw.back().last == k)
-        ++raw.back().last;
-      else
-        raw.push_back({k, k + 1, t_.hw[k].engine});
+    const auto n = static_cast<std::uint32_t>(t_.hw.size());
+    const engine_event* hw = t_.hw.data();
+    // Two passes over the runs (count, then place): no temporary list.
     first_.fill(0);
-    for (const auto& r : raw) ++first_[static_cast<std::size_t>(r.eng) + 1];
+    for (std::uint32_t k = 0, j = 0; k < n; k = j) {
+      for (j = k + 1; j < n && hw[j].engine == hw[k].engine;) ++j;
+      ++first_[static_cast<std::size_t>(hw[k].engine) + 1];
+    }
     for (std::size_t i = 1; i <= engine_count; ++i) first_[i] += first_[i - 1];
-    runs_.assign(raw.size(), engine_run{});
+    runs_.assign(first_[engine_count], engine_run{});
     auto next = first_;
     std::array<std::uint32_t, engine_count> before{};
-    for (const auto& r : raw) {
-      const auto e = static_cast<std::size_t>(r.eng);
-      runs_[next[e]++] = {r.first, r.last, before[e]};
-      before[e] += r.last - r.first;
+    for (std::uint32_t k = 0, j = 0; k < n; k = j) {
+      for (j = k + 1; j < n && hw[j].engine == hw[k].engine;) ++j;
+      const auto e = static_cast<std::size_t>(hw[k].engine);
+      runs_[next[e]++] = {k, j, before[e]};
+      before[e] += j - k;
     }
-    runs_.shrink_to_fit();
   }
 
   /// Resolves the table to one entry per event (events() order).

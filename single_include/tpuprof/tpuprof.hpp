@@ -37,11 +37,8 @@
 #include <tuple>
 #include <charconv>
 #include <functional>
-#include <atomic>
-#include <condition_variable>
+#include <pthread.h>
 #include <exception>
-#include <mutex>
-#include <thread>
 #include <iterator>
 #include <compare>
 #include <range/v3/functional/bind_back.hpp>
@@ -22868,11 +22865,59 @@ inline materialized_trace merge_devices(std::vector<materialized_trace> parts) {
 
 // ---- begin <tpuprof/detail/parallel.hpp>
 /// parallel_in_order: runs n independent jobs on up to `threads` threads and
-/// reports them in index order on the calling thread. Why not std::execution:
-/// GCC's parallel algorithms need TBB, which is not a tpuprof dependency.
+/// reports them in index order on the calling thread. Why POSIX threads and
+/// not <thread>/<condition_variable>: those pull <stop_token> and friends into
+/// every TU of the umbrella (tools/compile_budget.sh); std::execution would
+/// need TBB, which is not a tpuprof dependency.
+
 
 
 namespace tpuprof::detail {
+
+/// What the workers share (type-erased job: one worker function for all jobs).
+/// A template only so that TUs which include open.hpp but never open a dump
+/// do not compile it (tools/compile_budget.sh).
+template <class = void>
+struct parallel_state {
+  std::size_t n = 0;
+  void (*run)(void* ctx, std::size_t i) = nullptr;
+  void* ctx = nullptr;
+  /// Next job, taken with __atomic_fetch_add (<atomic> costs the umbrella 3 %).
+  std::size_t next = 0;
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+  std::vector<char> done;
+  std::vector<std::exception_ptr> error;
+
+  void work() {
+    for (std::size_t i; (i = __atomic_fetch_add(&next, std::size_t{1}, __ATOMIC_RELAXED)) < n;) {
+      try {
+        run(ctx, i);
+      } catch (...) {
+        error[i] = std::current_exception();
+      }
+      pthread_mutex_lock(&m);
+      done[i] = 1;
+      pthread_cond_broadcast(&cv);
+      pthread_mutex_unlock(&m);
+    }
+  }
+  static void* worker(void* self) {
+    static_cast<parallel_state*>(self)->work();
+    return nullptr;
+  }
+  void wait_for(std::size_t i) {
+    pthread_mutex_lock(&m);
+    while (!done[i]) pthread_cond_wait(&cv, &m);
+    pthread_mutex_unlock(&m);
+  }
+};
+
+/// Hardware threads of this machine (at least 1).
+inline unsigned hardware_threads() noexcept {
+  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<unsigned>(n) : 1u;
+}
 
 /// Calls job(i) for every i < n, at most `threads` at once (0 = hardware
 /// threads), and announce(i) on the calling thread in order 0..n-1 before the
@@ -22881,9 +22926,8 @@ namespace tpuprof::detail {
 /// safely mid-decode) but their results are discarded by the caller.
 template <class Job, class Announce>
 void parallel_in_order(std::size_t n, unsigned threads, Job&& job, Announce&& announce) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = hardware_threads();
   const std::size_t workers = std::min<std::size_t>(threads, n);
-  std::vector<std::exception_ptr> error(n);
   if (workers <= 1) {
     for (std::size_t i = 0; i < n; ++i) {
       announce(i);
@@ -22891,31 +22935,20 @@ void parallel_in_order(std::size_t n, unsigned threads, Job&& job, Announce&& an
     }
     return;
   }
-  std::atomic<std::size_t> next{0};
-  std::mutex m;
-  std::condition_variable cv;
-  std::vector<char> done(n, 0);
-  auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < n;) {
-      try {
-        job(i);
-      } catch (...) {
-        error[i] = std::current_exception();
-      }
-      {
-        std::lock_guard lock(m);
-        done[i] = 1;
-      }
-      cv.notify_all();
-    }
-  };
-  std::vector<std::thread> pool;
+  parallel_state<> st;
+  st.n = n;
+  st.ctx = &job;
+  st.run = [](void* ctx, std::size_t i) { (*static_cast<std::remove_reference_t<Job>*>(ctx))(i); };
+  st.done.assign(n, 0);
+  st.error.resize(n);
+  std::vector<pthread_t> pool;
   pool.reserve(workers);
-  try {
-    for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
-  } catch (...) {  // no thread: the ones started drain the queue
-    if (pool.empty()) work();
+  for (std::size_t w = 0; w < workers; ++w) {
+    pthread_t t;
+    if (pthread_create(&t, nullptr, &parallel_state<>::worker, &st) != 0) break;
+    pool.push_back(t);
   }
+  if (pool.empty()) st.work();  // no thread could start: run them here
   std::exception_ptr failed;
   for (std::size_t i = 0; i < n; ++i) {
     if (!failed) {
@@ -22925,11 +22958,10 @@ void parallel_in_order(std::size_t n, unsigned threads, Job&& job, Announce&& an
         failed = std::current_exception();
       }
     }
-    std::unique_lock lock(m);
-    cv.wait(lock, [&] { return done[i] != 0; });
-    if (!failed && error[i]) failed = error[i];
+    st.wait_for(i);
+    if (!failed && st.error[i]) failed = st.error[i];
   }
-  for (auto& t : pool) t.join();
+  for (pthread_t t : pool) pthread_join(t, nullptr);
   if (failed) std::rethrow_exception(failed);
 }
 
@@ -23009,7 +23041,10 @@ class dependency_table {
   }
 
   /// Appends another table (as if its appends had followed this table's).
-  void merge(dependency_table&& o) {
+  /// (A template only so that TUs which never merge do not compile it: the
+  /// umbrella's compile budget, tools/compile_budget.sh.)
+  template <class Table = dependency_table>
+  void merge(Table&& o) {
     for (const auto& [k, v] : o.index_) index_.insert_or_assign(k, v);
     o = dependency_table{};
   }
@@ -23319,7 +23354,10 @@ class operand_table {
 
   /// Appends another table (as if its appends had followed this table's):
   /// for dumps decoded in parallel, merged in device order.
-  void merge(operand_table&& o) {
+  /// (A template only so that TUs which never merge do not compile it: the
+  /// umbrella's compile budget, tools/compile_budget.sh.)
+  template <class Table = operand_table>
+  void merge(Table&& o) {
     const std::size_t shift = ops_.size();
     ops_.insert(ops_.end(), o.ops_.begin(), o.ops_.end());
     for (const auto& [k, v] : o.index_)
@@ -23502,28 +23540,24 @@ class trace {
   void index_engines() {
     if (t_.hw.size() > std::numeric_limits<std::uint32_t>::max())
       throw std::length_error("tpuprof::trace: more than 2^32 events");
-    struct raw_run {
-      std::uint32_t first, last;
-      engine eng;
-    };
-    std::vector<raw_run> raw;
-    for (std::uint32_t k = 0; k < t_.hw.size(); ++k)
-      if (!raw.empty() && raw.back().eng == t_.hw[k].engine && raw.back().last == k)
-        ++raw.back().last;
-      else
-        raw.push_back({k, k + 1, t_.hw[k].engine});
+    const auto n = static_cast<std::uint32_t>(t_.hw.size());
+    const engine_event* hw = t_.hw.data();
+    // Two passes over the runs (count, then place): no temporary list.
     first_.fill(0);
-    for (const auto& r : raw) ++first_[static_cast<std::size_t>(r.eng) + 1];
+    for (std::uint32_t k = 0, j = 0; k < n; k = j) {
+      for (j = k + 1; j < n && hw[j].engine == hw[k].engine;) ++j;
+      ++first_[static_cast<std::size_t>(hw[k].engine) + 1];
+    }
     for (std::size_t i = 1; i <= engine_count; ++i) first_[i] += first_[i - 1];
-    runs_.assign(raw.size(), engine_run{});
+    runs_.assign(first_[engine_count], engine_run{});
     auto next = first_;
     std::array<std::uint32_t, engine_count> before{};
-    for (const auto& r : raw) {
-      const auto e = static_cast<std::size_t>(r.eng);
-      runs_[next[e]++] = {r.first, r.last, before[e]};
-      before[e] += r.last - r.first;
+    for (std::uint32_t k = 0, j = 0; k < n; k = j) {
+      for (j = k + 1; j < n && hw[j].engine == hw[k].engine;) ++j;
+      const auto e = static_cast<std::size_t>(hw[k].engine);
+      runs_[next[e]++] = {k, j, before[e]};
+      before[e] += j - k;
     }
-    runs_.shrink_to_fit();
   }
 
   /// Resolves the table to one entry per event (events() order).
@@ -26275,12 +26309,14 @@ struct slice_mark {
 class slice_marks {
  public:
   /// The marks of `e`, created empty on first use.
-  slice_mark& at(const engine_event& e) { return index_[key_of(e)]; }
+  template <class Event = engine_event>
+  slice_mark& at(const Event& e) {
+    find_ = &find_in<Event>;
+    return index_[key_of(e)];
+  }
   /// The marks of `e`, or null.
   const slice_mark* find(const engine_event& e) const {
-    if (index_.empty()) return nullptr;
-    auto it = index_.find(key_of(e));
-    return it == index_.end() ? nullptr : &it->second;
+    return index_.empty() ? nullptr : find_(*this, e);
   }
   std::size_t size() const noexcept { return index_.size(); }
   bool empty() const noexcept { return index_.empty(); }
@@ -26303,7 +26339,16 @@ class slice_marks {
   static key key_of(const engine_event& e) noexcept {
     return {e.begin_cycle, e.end_cycle, e.cmd_id, track_of(e).packed(), e.group};
   }
+  template <class Event>
+  static const slice_mark* find_in(const slice_marks& m, const engine_event& e) {
+    auto it = m.index_.find(key_of(e));
+    return it == m.index_.end() ? nullptr : &it->second;
+  }
   std::unordered_map<key, slice_mark, key_hash> index_;
+  /// The lookup, set by at(): through a pointer so that the sinks, which only
+  /// read marks, do not compile the map's lookup in every TU that includes
+  /// them (tools/compile_budget.sh); only the code that fills marks does.
+  const slice_mark* (*find_)(const slice_marks&, const engine_event&) = nullptr;
 };
 
 }  // namespace tpuprof::sinks

@@ -14,21 +14,14 @@
 #include <tpuprof/algo/roofline.hpp>
 #include <tpuprof/open.hpp>
 
+#include "algo/graph_test_util.hpp"
+
 using namespace tpuprof;
 
 namespace {
 
-engine_event ev(engine e, std::uint32_t id, double b, double en, std::uint8_t core = 0) {
-  engine_event x;
-  x.engine = e;
-  x.cmd_id = id;
-  x.unit = core;
-  x.begin_ns = b;
-  x.end_ns = en;
-  x.begin_cycle = static_cast<std::uint64_t>(b);
-  x.end_cycle = static_cast<std::uint64_t>(en);
-  return x;
-}
+using graph_test::dep;
+using graph_test::ev;
 
 engine_event dma(std::uint32_t id, double b, double en, std::uint64_t bytes) {
   engine_event x = ev(engine::gdma, id, b, en);
@@ -36,16 +29,6 @@ engine_event dma(std::uint32_t id, double b, double en, std::uint64_t bytes) {
   x.set_flag(engine_event::flag_has_bytes);
   x.set_dir(direction::s2l);
   return x;
-}
-
-command_dep dep(std::uint32_t self, std::uint32_t wait, engine on) {
-  command_dep d;
-  d.known = true;
-  d.self_id = self;
-  d.wait_id = wait;
-  d.on = on;
-  d.id_bits = 20;
-  return d;
 }
 
 /// The findings of `events` (+ `deps`), with the invariants checked.

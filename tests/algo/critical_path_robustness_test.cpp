@@ -11,32 +11,16 @@
 #include <tpuprof/algo/idle_causes.hpp>
 #include <tpuprof/algo/whatif.hpp>
 
+#include "algo/graph_test_util.hpp"
+
 using namespace tpuprof;
 using algo::edge_kind;
 using algo::idle_cause;
 
 namespace {
 
-engine_event ev(engine e, std::uint32_t id, double b, double en) {
-  engine_event x;
-  x.engine = e;
-  x.cmd_id = id;
-  x.begin_ns = b;
-  x.end_ns = en;
-  x.begin_cycle = static_cast<std::uint64_t>(b);
-  x.end_cycle = static_cast<std::uint64_t>(en);
-  return x;
-}
-
-command_dep dep(std::uint32_t self, std::uint32_t wait, engine on) {
-  command_dep d;
-  d.known = true;
-  d.self_id = self;
-  d.wait_id = wait;
-  d.on = on;
-  d.id_bits = 20;
-  return d;
-}
+using graph_test::dep;
+using graph_test::ev;
 
 /// The invariants every graph keeps: the path adds up to the span, replay
 /// reproduces it, causes sum to idle time.

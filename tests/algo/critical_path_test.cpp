@@ -12,32 +12,16 @@
 #include <tpuprof/algo/whatif.hpp>
 #include <tpuprof/open.hpp>
 
+#include "algo/graph_test_util.hpp"
+
 using namespace tpuprof;
 using algo::edge_kind;
 using algo::idle_cause;
 
 namespace {
 
-engine_event ev(engine e, std::uint32_t id, double b, double en) {
-  engine_event x;
-  x.engine = e;
-  x.cmd_id = id;
-  x.begin_ns = b;
-  x.end_ns = en;
-  x.begin_cycle = static_cast<std::uint64_t>(b);
-  x.end_cycle = static_cast<std::uint64_t>(en);
-  return x;
-}
-
-command_dep dep(std::uint32_t self, std::uint32_t wait, engine on) {
-  command_dep d;
-  d.known = true;
-  d.self_id = self;
-  d.wait_id = wait;
-  d.on = on;
-  d.id_bits = 20;
-  return d;
-}
+using graph_test::dep;
+using graph_test::ev;
 
 // TIU t1 [0,10], t2 [30,40] waits for g1; GDMA g1 [5,25], g2 [26,50] waits for t1.
 struct small_trace {

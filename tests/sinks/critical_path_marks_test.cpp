@@ -21,6 +21,7 @@
 #include <tpuprof/sinks/critical_path_marks.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
 
+#include "algo/graph_test_util.hpp"
 #include "perfetto_reader.hpp"
 #include "sample_trace.hpp"
 
@@ -29,15 +30,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-command_dep waits(std::uint32_t self, std::uint32_t wait, engine on) {
-  command_dep d;
-  d.known = true;
-  d.self_id = self;
-  d.wait_id = wait;
-  d.on = on;
-  d.id_bits = 20;
-  return d;
-}
+constexpr auto waits = graph_test::dep;
 
 // TIU t1 [0,10], t2 [35,50] waits for g1; GDMA g1 [12,30] waits for t1, g2 [31,33].
 // Path: t1 (start) -> g1 (dependency) -> t2 (dependency): flows 1 (t1->g1), 2 (g1->t2).

@@ -1,18 +1,65 @@
 /// parallel_in_order: runs n independent jobs on up to `threads` threads and
-/// reports them in index order on the calling thread. Why not std::execution:
-/// GCC's parallel algorithms need TBB, which is not a tpuprof dependency.
+/// reports them in index order on the calling thread. Why POSIX threads and
+/// not <thread>/<condition_variable>: those pull <stop_token> and friends into
+/// every TU of the umbrella (tools/compile_budget.sh); std::execution would
+/// need TBB, which is not a tpuprof dependency.
 #pragma once
 
+#include <pthread.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <exception>
-#include <mutex>
-#include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace tpuprof::detail {
+
+/// What the workers share (type-erased job: one worker function for all jobs).
+/// A template only so that TUs which include open.hpp but never open a dump
+/// do not compile it (tools/compile_budget.sh).
+template <class = void>
+struct parallel_state {
+  std::size_t n = 0;
+  void (*run)(void* ctx, std::size_t i) = nullptr;
+  void* ctx = nullptr;
+  /// Next job, taken with __atomic_fetch_add (<atomic> costs the umbrella 3 %).
+  std::size_t next = 0;
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+  std::vector<char> done;
+  std::vector<std::exception_ptr> error;
+
+  void work() {
+    for (std::size_t i; (i = __atomic_fetch_add(&next, std::size_t{1}, __ATOMIC_RELAXED)) < n;) {
+      try {
+        run(ctx, i);
+      } catch (...) {
+        error[i] = std::current_exception();
+      }
+      pthread_mutex_lock(&m);
+      done[i] = 1;
+      pthread_cond_broadcast(&cv);
+      pthread_mutex_unlock(&m);
+    }
+  }
+  static void* worker(void* self) {
+    static_cast<parallel_state*>(self)->work();
+    return nullptr;
+  }
+  void wait_for(std::size_t i) {
+    pthread_mutex_lock(&m);
+    while (!done[i]) pthread_cond_wait(&cv, &m);
+    pthread_mutex_unlock(&m);
+  }
+};
+
+/// Hardware threads of this machine (at least 1).
+inline unsigned hardware_threads() noexcept {
+  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<unsigned>(n) : 1u;
+}
 
 /// Calls job(i) for every i < n, at most `threads` at once (0 = hardware
 /// threads), and announce(i) on the calling thread in order 0..n-1 before the
@@ -21,9 +68,8 @@ namespace tpuprof::detail {
 /// safely mid-decode) but their results are discarded by the caller.
 template <class Job, class Announce>
 void parallel_in_order(std::size_t n, unsigned threads, Job&& job, Announce&& announce) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = hardware_threads();
   const std::size_t workers = std::min<std::size_t>(threads, n);
-  std::vector<std::exception_ptr> error(n);
   if (workers <= 1) {
     for (std::size_t i = 0; i < n; ++i) {
       announce(i);
@@ -31,31 +77,20 @@ void parallel_in_order(std::size_t n, unsigned threads, Job&& job, Announce&& an
     }
     return;
   }
-  std::atomic<std::size_t> next{0};
-  std::mutex m;
-  std::condition_variable cv;
-  std::vector<char> done(n, 0);
-  auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < n;) {
-      try {
-        job(i);
-      } catch (...) {
-        error[i] = std::current_exception();
-      }
-      {
-        std::lock_guard lock(m);
-        done[i] = 1;
-      }
-      cv.notify_all();
-    }
-  };
-  std::vector<std::thread> pool;
+  parallel_state<> st;
+  st.n = n;
+  st.ctx = &job;
+  st.run = [](void* ctx, std::size_t i) { (*static_cast<std::remove_reference_t<Job>*>(ctx))(i); };
+  st.done.assign(n, 0);
+  st.error.resize(n);
+  std::vector<pthread_t> pool;
   pool.reserve(workers);
-  try {
-    for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
-  } catch (...) {  // no thread: the ones started drain the queue
-    if (pool.empty()) work();
+  for (std::size_t w = 0; w < workers; ++w) {
+    pthread_t t;
+    if (pthread_create(&t, nullptr, &parallel_state<>::worker, &st) != 0) break;
+    pool.push_back(t);
   }
+  if (pool.empty()) st.work();  // no thread could start: run them here
   std::exception_ptr failed;
   for (std::size_t i = 0; i < n; ++i) {
     if (!failed) {
@@ -65,11 +100,10 @@ void parallel_in_order(std::size_t n, unsigned threads, Job&& job, Announce&& an
         failed = std::current_exception();
       }
     }
-    std::unique_lock lock(m);
-    cv.wait(lock, [&] { return done[i] != 0; });
-    if (!failed && error[i]) failed = error[i];
+    st.wait_for(i);
+    if (!failed && st.error[i]) failed = st.error[i];
   }
-  for (auto& t : pool) t.join();
+  for (pthread_t t : pool) pthread_join(t, nullptr);
   if (failed) std::rethrow_exception(failed);
 }
 

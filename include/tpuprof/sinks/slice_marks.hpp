@@ -25,12 +25,14 @@ struct slice_mark {
 class slice_marks {
  public:
   /// The marks of `e`, created empty on first use.
-  slice_mark& at(const engine_event& e) { return index_[key_of(e)]; }
+  template <class Event = engine_event>
+  slice_mark& at(const Event& e) {
+    find_ = &find_in<Event>;
+    return index_[key_of(e)];
+  }
   /// The marks of `e`, or null.
   const slice_mark* find(const engine_event& e) const {
-    if (index_.empty()) return nullptr;
-    auto it = index_.find(key_of(e));
-    return it == index_.end() ? nullptr : &it->second;
+    return index_.empty() ? nullptr : find_(*this, e);
   }
   std::size_t size() const noexcept { return index_.size(); }
   bool empty() const noexcept { return index_.empty(); }
@@ -53,7 +55,16 @@ class slice_marks {
   static key key_of(const engine_event& e) noexcept {
     return {e.begin_cycle, e.end_cycle, e.cmd_id, track_of(e).packed(), e.group};
   }
+  template <class Event>
+  static const slice_mark* find_in(const slice_marks& m, const engine_event& e) {
+    auto it = m.index_.find(key_of(e));
+    return it == m.index_.end() ? nullptr : &it->second;
+  }
   std::unordered_map<key, slice_mark, key_hash> index_;
+  /// The lookup, set by at(): through a pointer so that the sinks, which only
+  /// read marks, do not compile the map's lookup in every TU that includes
+  /// them (tools/compile_budget.sh); only the code that fills marks does.
+  const slice_mark* (*find_)(const slice_marks&, const engine_event&) = nullptr;
 };
 
 }  // namespace tpuprof::sinks

@@ -46,7 +46,10 @@ class operand_table {
 
   /// Appends another table (as if its appends had followed this table's):
   /// for dumps decoded in parallel, merged in device order.
-  void merge(operand_table&& o) {
+  /// (A template only so that TUs which never merge do not compile it: the
+  /// umbrella's compile budget, tools/compile_budget.sh.)
+  template <class Table = operand_table>
+  void merge(Table&& o) {
     const std::size_t shift = ops_.size();
     ops_.insert(ops_.end(), o.ops_.begin(), o.ops_.end());
     for (const auto& [k, v] : o.index_)
