@@ -9,6 +9,6 @@ mkdir -p "$out"
 samples=$(cd .. && pwd)/shared/samples
 defs=()
 [[ -d $samples ]] && defs+=("-DTPUPROF_SAMPLES_DIR=\"$samples\"")
-g++ -std=c++20 -O1 -g -fsanitize=thread -Wall -Wextra -Werror -Iinclude "${defs[@]}" \
+g++ -std=c++20 -O0 -g -fsanitize=thread -Wall -Wextra -Werror -Iinclude "${defs[@]}" \
   tests/main.cpp tests/open/parallel_open_test.cpp -lfmt -lsimdjson -o "$out/parallel_open_test"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" "$out/parallel_open_test"
