@@ -45,8 +45,11 @@ struct field_key {
   template <std::size_t N>
   consteval field_key(const char (&s)[N]) noexcept  // NOLINT(google-explicit-constructor)
       : name(s, N - 1), hash(name_hash(name)) {}
-  constexpr field_key(std::string_view s) noexcept  // NOLINT(google-explicit-constructor)
-      : name(s), hash(name_hash(s)) {}
+  /// Anything that converts to a string_view (std::string, const char*, string_view).
+  template <class S>
+    requires(!std::is_array_v<S> && std::is_convertible_v<const S&, std::string_view>)
+  constexpr field_key(const S& s) noexcept  // NOLINT(google-explicit-constructor)
+      : name(s), hash(name_hash(name)) {}
 };
 
 /// The layout of one command form (a sheet of the vendor's register spreadsheet).
