@@ -109,15 +109,15 @@ TEST_CASE("dependency_graph: a two-core barrier, a reused message id, an unpaire
   // core 1 TIU: s1 [30,40], w1 [44,50], s3 [90,100],  w3 [114,120]
   // barrier 1 (msg 5): the last send is s1 (ends 40), waits begin 44;
   // barrier 2 (msg 5 again): the last send is s2 (begins 100); u waits for msg 6 (no send).
-  std::vector<engine_event> e{ev(engine::tiu, 1, 10, 20),   ev(engine::tiu, 2, 44, 50),
-                              ev(engine::tiu, 3, 100, 110), ev(engine::tiu, 4, 114, 120),
-                              ev(engine::tiu, 5, 130, 131), ev(engine::tiu, 1, 30, 40, 1),
+  std::vector<engine_event> e{ev(engine::tiu, 1, 10, 20),     ev(engine::tiu, 2, 44, 50),
+                              ev(engine::tiu, 3, 100, 110),   ev(engine::tiu, 4, 114, 120),
+                              ev(engine::tiu, 5, 130, 131),   ev(engine::tiu, 1, 30, 40, 1),
                               ev(engine::tiu, 2, 44, 50, 1),  ev(engine::tiu, 3, 90, 100, 1),
                               ev(engine::tiu, 4, 114, 120, 1)};
   std::vector<command_dep> d;
-  const sync_role roles[] = {sync_role::send, sync_role::wait, sync_role::send, sync_role::wait,
-                             sync_role::wait, sync_role::send, sync_role::wait, sync_role::send,
-                             sync_role::wait};
+  const sync_role roles[] = {sync_role::send, sync_role::wait, sync_role::send,
+                             sync_role::wait, sync_role::wait, sync_role::send,
+                             sync_role::wait, sync_role::send, sync_role::wait};
   for (std::size_t i = 0; i < e.size(); ++i) {
     d.push_back(dep(e[i].cmd_id, 0, engine::gdma));
     d.back().role = roles[i];

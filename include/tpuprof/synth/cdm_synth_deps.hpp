@@ -42,7 +42,7 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
     free[e] = next[e] > 0 ? v[next[e] - 1].end : cg.anchor;
   }
   std::array<std::int64_t, 3> last{-1, -1, -1};  // program index of each engine's last command
-  std::int64_t last_send = -1;                    // program index of the last TIU send_msg
+  std::int64_t last_send = -1;                   // program index of the last TIU send_msg
   auto at_cmd = [&](std::int64_t i) -> gen_cmd& {
     const auto& [e, k] = at[static_cast<std::size_t>(i)];
     return cg.eng[e][k];

@@ -54,8 +54,8 @@ constexpr std::uint64_t message_value(const msg_field& f, std::uint32_t id,
                                       std::uint32_t count) noexcept {
   const std::uint64_t lo = id & ((std::uint64_t{1} << f.id_bits) - 1);
   const std::uint64_t hi = f.hi_bits ? (std::uint64_t{id} >> f.id_bits) : 0;
-  return lo | hi << f.hi_at | (std::uint64_t{count} & ((std::uint64_t{1} << f.cnt_bits) - 1))
-                                  << f.cnt_at;
+  return lo | hi << f.hi_at |
+         (std::uint64_t{count} & ((std::uint64_t{1} << f.cnt_bits) - 1)) << f.cnt_at;
 }
 
 }  // namespace tpuprof::chips::common

@@ -102,8 +102,7 @@ std::uint64_t lmem(unsigned bank, std::uint64_t off64) noexcept {
 /// Writes one TIU command of `o` (random plausible shapes and precisions); returns alg / uArch
 /// ops as the vendor computes them (1 for SYS).
 template <class Chip, class Rnd>
-float write_tiu(byte_sink& out, const tiu_op& o, std::uint32_t dep, std::uint64_t imm,
-                Rnd&& rnd) {
+float write_tiu(byte_sink& out, const tiu_op& o, std::uint32_t dep, std::uint64_t imm, Rnd&& rnd) {
   using L = indexed_layout<Chip>;
   const cmd_writer w = begin_cmd<L>(out, true, o.cls, o.op, dep);
   if (o.cls == "SYS") {

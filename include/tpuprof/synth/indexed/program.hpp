@@ -134,8 +134,8 @@ void core_head(program& p, unsigned c, const indexed_options& o, Rnd& rnd) {
   p.cores[c].gdma_free = t + rnd(1000, 5000);
   if (o.cores > 1) {  // send, then wait for the other cores
     layer_line(p, false, send_op.layer);
-    add_tiu<Chip>(p, c, send_op, barrier_ns - rnd(1500, 2500), rnd(20, 60), rnd,
-                  first_barrier_msg, o.cores);
+    add_tiu<Chip>(p, c, send_op, barrier_ns - rnd(1500, 2500), rnd(20, 60), rnd, first_barrier_msg,
+                  o.cores);
     add_tiu<Chip>(p, c, wait_op, barrier_ns, rnd(100, 2000), rnd, first_barrier_msg, o.cores);
     ++p.layer_id;
   }
