@@ -174,6 +174,7 @@ sync_view roles_of(std::span<const command_dep> d) {
 TEST_CASE("synth bm1688 --cores 2: every barrier wait pairs with the barrier's last send") {
   synth::indexed_options so;
   so.cores = 2;
+  so.barriers = 2;
   so.layers = 60;
   for (std::uint64_t seed : {1, 2, 3}) {
     CAPTURE(seed);

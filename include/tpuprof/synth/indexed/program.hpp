@@ -209,16 +209,19 @@ program make_program(const indexed_options& o, Rnd& rnd) {
       "\n[bmprofile] net_name=synthetic_net\n[bmprofile] tpu_freq=" + std::string(L::tpu_freq) +
       "\n[bmprofile] is_mlir=1\n...Start Profile Log...\n"
       "[bmprofile] start to run subnet_id=0\n";
-  if (o.cores == 1) {  // one core: its commands in one pass (the dumps of before)
-    core_head<Chip>(p, 0, o, rnd);
-    core_layers<Chip>(p, 0, 0, o.layers, rnd);
-    core_tail<Chip>(p, 0, rnd);
-  } else {  // several: layer thirds of every core, a barrier between two thirds
+  if (o.cores == 1 || o.barriers == 0) {  // each core in one pass (the dumps of before)
+    for (unsigned c = 0; c < o.cores; ++c) {
+      core_head<Chip>(p, c, o, rnd);
+      core_layers<Chip>(p, c, 0, o.layers, rnd);
+      core_tail<Chip>(p, c, rnd);
+    }
+  } else {  // layer slices of every core, a barrier between two slices
     for (unsigned c = 0; c < o.cores; ++c) core_head<Chip>(p, c, o, rnd);
-    const std::size_t cut[4] = {0, o.layers / 3, 2 * o.layers / 3, o.layers};
-    for (int s = 0; s < 3; ++s) {
-      if (s > 0 && cut[s] > 0) barrier<Chip>(p, rnd);
-      for (unsigned c = 0; c < o.cores; ++c) core_layers<Chip>(p, c, cut[s], cut[s + 1], rnd);
+    const std::size_t n = o.barriers + 1;
+    for (std::size_t s = 0; s < n; ++s) {
+      if (s > 0) barrier<Chip>(p, rnd);
+      for (unsigned c = 0; c < o.cores; ++c)
+        core_layers<Chip>(p, c, o.layers * s / n, o.layers * (s + 1) / n, rnd);
     }
     for (unsigned c = 0; c < o.cores; ++c) core_tail<Chip>(p, c, rnd);
   }
