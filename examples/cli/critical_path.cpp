@@ -123,6 +123,8 @@ void print_table(const trace& t, const algo::dependency_graph& g,
     fmt::print("dependencies: no dependency data (engine order only)\n");
   if (g.counts.no_data && g.has_data())
     fmt::print("  {} commands without dependency data\n", g.counts.no_data);
+  if (g.counts.sync_pairs)  // send / wait messages (docs/analysis.md, "Sync messages")
+    fmt::print("  {} waits paired with a send (sync messages)\n", g.counts.sync_pairs);
   if (g.counts.self_waits || g.counts.backward)
     fmt::print("  not used: {} waits for the command itself, {} edges pointing backwards in time\n",
                g.counts.self_waits, g.counts.backward);

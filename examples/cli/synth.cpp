@@ -80,6 +80,7 @@ made_dump make_dump(const synth_options& s, synth::fault f) {
     using indexed_chips = chip_list<chips::bm1688, chips::cv184x>;
     return with_chip(indexed_chips{}, s.chip, [&]<class C>() {
       xo.cores = s.cores ? s.cores : C::core_count;
+      xo.barriers = xo.cores > 1 ? 2 : 0;  // send / wait pairs inside the network
       auto g = synth::indexed_dump<C>(xo);
       m.files = std::move(g.files);
       m.events = g.expected.size();

@@ -115,6 +115,8 @@ class bmprofile_decoder {
     d.wait_id = c->dep_id;
     d.on = e.engine == engine::tiu ? engine::gdma : engine::tiu;
     d.id_bits = static_cast<std::uint8_t>(Chip::id_width);
+    d.role = c->sync;  // send / wait: the chip's message layout (chips/)
+    d.msg_id = c->msg_id;
     return d;
   }
   /// Named address ranges for the memory charts: the local memory banks

@@ -92,6 +92,8 @@ class cdm_decoder {
     d.wait_id = c->dep_id;
     d.on = Chip::dep_engine(e.engine);
     d.id_bits = static_cast<std::uint8_t>(Chip::dep_id_bits);
+    d.role = c->sync;  // send / wait: the chip's message layout (chips/)
+    d.msg_id = c->msg_id;
     return d;
   }
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include <tpuprof/command_dep.hpp>
 #include <tpuprof/engine.hpp>
 #include <tpuprof/regs/ops_math.hpp>
 #include <tpuprof/regs/reg_table.hpp>
@@ -257,6 +258,10 @@ struct instruction {
   unsigned type = 0;  ///< tsk_typ / cmd_type
   unsigned eu = 0;    ///< tsk_eu_typ / special function
   std::uint32_t cmd_id = 0, dep_id = 0;
+  /// Send / wait sync commands: the role, message id and count (a send: how many waits
+  /// consume it; a wait: how many sends it needs), where the chip's layout is known.
+  sync_role sync = sync_role::none;
+  std::uint32_t msg_id = 0, msg_count = 0;
   std::uint32_t length = 0;  ///< bytes
   std::vector<tensor_ref> operands, results;
   /// TIU: useful operations and the operations the hardware spends (channels

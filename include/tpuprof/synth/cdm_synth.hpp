@@ -268,6 +268,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o, inject_record* injected = n
   detail::draw_cdma_commands(gs);
   if (o.inject != fault::none) detail::inject_mark(gs, inj);
   detail::schedule_deps(gs);
+  detail::assign_messages(gs);
   if (injected) *injected = detail::inject_collect(gs);
   detail::write_dyn_streams<Chip>(gs);
   detail::order_sdma(gs);

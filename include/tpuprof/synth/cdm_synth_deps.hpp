@@ -42,6 +42,7 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
     free[e] = next[e] > 0 ? v[next[e] - 1].end : cg.anchor;
   }
   std::array<std::int64_t, 3> last{-1, -1, -1};  // program index of each engine's last command
+  std::int64_t last_send = -1;                   // program index of the last TIU send_msg
   auto at_cmd = [&](std::int64_t i) -> gen_cmd& {
     const auto& [e, k] = at[static_cast<std::size_t>(i)];
     return cg.eng[e][k];
@@ -74,6 +75,12 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
       g.dep_eng = other;
       g.dep_idx = at[static_cast<std::size_t>(c.dep)].second;
     }
+    g.sync_idx = -1;
+    if (e == 1 && g.sys && g.eu == 4 && last_send >= 0) {  // a sys_wait waits for the send
+      c.dep = last_send;
+      g.sync_idx = static_cast<std::int64_t>(at[static_cast<std::size_t>(last_send)].second);
+    }
+    if (e == 0 && g.sys && g.eu == 8) last_send = static_cast<std::int64_t>(prog.size());
     last[e] = static_cast<std::int64_t>(prog.size());
     prog.push_back(c);
     at.emplace_back(e, next[e]++);

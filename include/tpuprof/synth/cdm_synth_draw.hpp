@@ -8,11 +8,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <tpuprof/chips/common/sync_messages.hpp>
 #include <tpuprof/decode/cdm/chip.hpp>
 #include <tpuprof/decode/cdm/format.hpp>
 #include <tpuprof/synth/cdm_tiu_images.hpp>
@@ -91,6 +93,10 @@ struct gen_cmd {
   bool piece = false, waited = false;
   std::int64_t stall = 0;
   std::uint64_t lane_c = 0;
+  /// Sync messages (mode 2 images): the message id and count of a TIU send_msg / GDMA
+  /// sys_wait; `sync_idx` = the TIU send a GDMA wait waits for (-1 = none).
+  std::uint32_t msg = 0, msg_cnt = 0;
+  std::int64_t sync_idx = -1;
 };
 
 /// Per core: the commands of TIU, GDMA, SDMA and the alignment anchor.
@@ -304,6 +310,51 @@ inline void put_dep(std::vector<std::byte>& d, unsigned lo, std::uint64_t v) {
       d[(lo + i) / 8] |= static_cast<std::byte>(1u << ((lo + i) % 8));
 }
 
+/// Writes the message of sync command `g` (TIU `imm`, DMA `constant_value`) into image `d`,
+/// in the chip's layout (Chip::messages).
+template <class Chip>
+void put_message(std::vector<std::byte>& d, bool tiu, const gen_cmd& g) {
+  const regs::reg_table* t = tiu ? Chip::tiu_table(g.tsk, g.eu, false) : Chip::dma_table(g.tsk);
+  const auto i = t ? t->find(tiu ? "imm" : "constant_value") : std::nullopt;
+  if (!i) return;
+  const regs::reg_field f = t->fields[*i];
+  const std::uint64_t v =
+      chips::common::message_value(tiu ? Chip::messages.tiu : Chip::messages.dma, g.msg, g.msg_cnt);
+  for (unsigned k = 0; k < f.width && k < 64; ++k)
+    if ((v >> k) & 1 && (f.lo + k) / 8 < d.size())
+      d[(f.lo + k) / 8] |= static_cast<std::byte>(1u << ((f.lo + k) % 8));
+}
+
+/// Message ids of every core's sync commands: each GDMA sys_wait waits for one TIU send_msg of
+/// its core (--deps: the last one issued before it, which the schedule made it wait for;
+/// else the last one that ended before it began); sends of core c are numbered 1 + 32 c + (k
+/// mod 31) (ids unique across cores, fitting 8 bits, reused over time); a wait with no send
+/// gets id 0, which no send has. A send's count is the number of its waits, a wait's 1.
+inline void assign_messages(gen_state& gs) {
+  for (unsigned c = 0; c < gs.ncores; ++c) {
+    auto& tiu = gs.cores[c].eng[0];
+    std::vector<std::size_t> sends;
+    for (std::size_t i = 0; i < tiu.size(); ++i)
+      if (tiu[i].sys && !tiu[i].dropped && tiu[i].eu == 8) {
+        tiu[i].msg = 1 + 32 * c + static_cast<std::uint32_t>(sends.size() % 31);
+        sends.push_back(i);
+      }
+    for (auto& w : gs.cores[c].eng[1]) {
+      if (!w.sys || w.dropped || w.eu != 4) continue;
+      if (!gs.o.deps.enabled) {
+        w.sync_idx = -1;
+        for (std::size_t i : sends)
+          if (tiu[i].end <= w.start) w.sync_idx = static_cast<std::int64_t>(i);
+      }
+      w.msg_cnt = 1;
+      if (w.sync_idx < 0) continue;
+      auto& s = tiu[static_cast<std::size_t>(w.sync_idx)];
+      w.msg = s.msg;
+      ++s.msg_cnt;
+    }
+  }
+}
+
 /// Kernel functions and the DYN_DATA words (and mode-2 DYN_EXTRA images) of each core.
 template <class Chip>
 void write_dyn_streams(gen_state& gs) {
@@ -401,6 +452,7 @@ void write_dyn_streams(gen_state& gs) {
           img = cdm_images::write_tiu<Chip>(g.tsk, g.eu, g.dtype, img_rnd, g.lane_c).bytes;
           if (g.inj == fault::bank_conflict) cdm_images::conflict_bank<Chip>(img, g.tsk, g.eu);
           put_dep(img, 17, dep_field(cg, g));
+          if (g.sys) put_message<Chip>(img, true, g);
         } else if (r.eng == 3) {
           bit_image b(128);
           b.set(4, 4, g.tsk);
@@ -421,6 +473,7 @@ void write_dyn_streams(gen_state& gs) {
           }
           if (r.eng < 3) b.set(64, 21, dep_field(cg, g));
           img = b.bytes();
+          if (sys) put_message<Chip>(img, false, g);
         }
         extras[c].push_back(std::move(img));
       }

@@ -38,6 +38,10 @@ struct aksv : sg2260::family<aksv> {
   static constexpr std::uint32_t rvt_wrap_limit = 0x3FFFF;
   static constexpr unsigned init_cmd_num = 2;
 
+  /// Sync messages (tpu-mlir target_1690e/opparam.py SYS_converter, sDMA_sys_converter): id =
+  /// bits 0-7 | bits 32-33 << 8, count bits 8-14, of TIU `imm` and of DMA `constant_value`
+  /// (a 32-bit field: its bits 32-33 read 0, as in the vendor's expression).
+  static constexpr common::msg_layout messages{{8, 32, 2, 8, 7}, {8, 32, 2, 8, 7}};
   /// Command lengths (format-sg2260.md §2.8).
   static constexpr sg2260::framing framing{false, 384, 0, 384, 0};
   /// Whether the EU tables (memmap EU_NUM / CUBE_NUM) list fp8 types.

@@ -14,6 +14,7 @@
 #include <tpuprof/chips/bm1688/regs.hpp>
 #include <tpuprof/chips/common/perfai_convert.hpp>
 #include <tpuprof/chips/common/perfai_uarch.hpp>
+#include <tpuprof/chips/common/sync_messages.hpp>
 #include <tpuprof/chips/isa_entry.hpp>
 #include <tpuprof/command_frame.hpp>
 #include <tpuprof/engine.hpp>
@@ -85,8 +86,13 @@ struct bm1688 {
   static perfai::decode_status decode_command(engine e, std::string_view cls, std::string_view op,
                                               std::span<const std::byte> cmd, tgcr_state& tg,
                                               regs::instruction& out) {
-    return perfai::decode(regs::bm1688::all_tables, cls, op, e, cmd, mem, tg, out);
+    const auto st = perfai::decode(regs::bm1688::all_tables, cls, op, e, cmd, mem, tg, out);
+    common::read_message(messages, out);
+    return st;
   }
+  /// Sync messages (tpu-mlir target_1688/opparam.py SYS_converter, sDMA_sys_converter):
+  /// TIU `imm` bits 0-6 id, 16-18 count; DMA `constant_value` bits 0-6 id, 8-14 count.
+  static constexpr common::msg_layout messages{{7, 0, 0, 16, 3}, {7, 0, 0, 8, 7}};
   /// Commands are packed back to back.
   static constexpr bool realigns_after(std::string_view) noexcept { return false; }
   /// The last command of a list (what follows is zero padding).

@@ -12,6 +12,7 @@
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/chips/common/perfai_convert.hpp>
 #include <tpuprof/chips/common/perfai_uarch.hpp>
+#include <tpuprof/chips/common/sync_messages.hpp>
 #include <tpuprof/chips/cv184x/isa_table.hpp>
 #include <tpuprof/chips/cv184x/regs.hpp>
 #include <tpuprof/chips/isa_entry.hpp>
@@ -92,8 +93,14 @@ struct cv184x {
   static perfai::decode_status decode_command(engine e, std::string_view cls, std::string_view op,
                                               std::span<const std::byte> cmd, tgcr_state& tg,
                                               regs::instruction& out) {
-    return perfai::decode(regs::cv184x::all_tables, cls, op, e, cmd, mem, tg, out);
+    const auto st = perfai::decode(regs::cv184x::all_tables, cls, op, e, cmd, mem, tg, out);
+    common::read_message(messages, out);
+    return st;
   }
+  /// Sync messages (tpu-mlir target_cv184x/opparam.py): the 64-bit TIU SYS form has no `imm`
+  /// (the vendor's SYS_converter has its msg_id lines commented out), so TIU send / wait stay
+  /// undecoded; DMA `constant_value` bits 0-6 id, 8-14 count (sDMA_sys_converter).
+  static constexpr common::msg_layout messages{{}, {7, 0, 0, 8, 7}};
   /// Commands are packed back to back.
   static constexpr bool realigns_after(std::string_view) noexcept { return false; }
   /// The last command of a list (what follows is zero padding).

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include <tpuprof/cdm_format.hpp>
+#include <tpuprof/chips/common/sync_messages.hpp>
 #include <tpuprof/chips/sg2260/commands.hpp>
 #include <tpuprof/chips/sg2260/isa.hpp>
 #include <tpuprof/chips/sg2260/names.hpp>
@@ -59,6 +60,10 @@ struct family {
   static constexpr engine dep_engine(engine e) noexcept {
     return e == engine::tiu ? engine::gdma : engine::tiu;
   }
+  /// Sync messages, AKS (tpu-mlir target_1690/opparam.py and bigTpuProfile's opparam.py,
+  /// SYS_converter / sDMA_sys_converter): TIU `imm` bits 0-8 id, 16-22 count; DMA
+  /// `constant_value` bits 0-8 id, 9-15 count. AKSV overrides it.
+  static constexpr common::msg_layout messages{{9, 0, 0, 16, 7}, {9, 0, 0, 9, 7}};
   /// Decodes the descriptor at the start of `data` (TIU, GDMA or SDMA) into `out`.
   static decode_status decode_descriptor(engine eng, std::span<const std::byte> data,
                                          regs::instruction& out) {

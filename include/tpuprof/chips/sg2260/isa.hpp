@@ -13,6 +13,7 @@
 #include <span>
 #include <utility>
 
+#include <tpuprof/chips/common/sync_messages.hpp>
 #include <tpuprof/chips/sg2260/isa_dma.hpp>
 #include <tpuprof/chips/sg2260/isa_memory.hpp>
 #include <tpuprof/chips/sg2260/isa_ops.hpp>
@@ -243,6 +244,7 @@ decode_status decode(engine eng, std::span<const std::byte> data, instruction& o
     out.bytes =
         detail::clamp_size((static_cast<detail::i128>(d.elements()) * bit_size(d.type)) / 8);
   }
+  chips::common::read_message(Chip::messages, out);
   const bool ok = cv.supported && (!tiu || out.alg_ops.has_value());
   return ok ? decode_status::ok : decode_status::unsupported;
 }

@@ -102,12 +102,13 @@ std::uint64_t lmem(unsigned bank, std::uint64_t off64) noexcept {
 /// Writes one TIU command of `o` (random plausible shapes and precisions); returns alg / uArch
 /// ops as the vendor computes them (1 for SYS).
 template <class Chip, class Rnd>
-float write_tiu(byte_sink& out, const tiu_op& o, std::uint32_t dep, unsigned msg, Rnd&& rnd) {
+float write_tiu(byte_sink& out, const tiu_op& o, std::uint32_t dep, std::uint64_t imm, Rnd&& rnd) {
   using L = indexed_layout<Chip>;
   const cmd_writer w = begin_cmd<L>(out, true, o.cls, o.op, dep);
   if (o.cls == "SYS") {
-    // Msg Id in imm bits 0-6, the send / wait count at 16-18 (BM1688; CV184X's SYS has no imm)
-    if (o.kind != tiu_kind::end && w.has("imm")) w.set("imm", msg | (std::uint64_t{2} << 16));
+    // send / wait: message id and count in the chip's layout (Chip::messages; CV184X's SYS
+    // form has no imm)
+    if (o.kind != tiu_kind::end && w.has("imm")) w.set("imm", imm);
     return 1.0f;
   }
   const unsigned prec = L::tiu_precs[rnd(0, L::tiu_precs.size() - 1)];

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include <tpuprof/chips/common/sync_messages.hpp>
 #include <tpuprof/event.hpp>
 #include <tpuprof/synth/dump_writer.hpp>
 #include <tpuprof/synth/indexed/encode.hpp>
@@ -60,13 +61,18 @@ inline void layer_line(program& p, bool local, std::string_view type) {
              " layer_name=\n";
 }
 
-/// Appends TIU command `o` of core `c` at `begin` for `dur` ns, with its node line.
+/// Appends TIU command `o` of core `c` at `begin` for `dur` ns, with its node line; a send /
+/// wait carries message `msg` with count `cnt` and waits for no GDMA command.
 template <class Chip, class Rnd>
 void add_tiu(program& p, unsigned c, const tiu_op& o, std::uint64_t begin, std::uint64_t dur,
-             Rnd& rnd) {
+             Rnd& rnd, std::uint32_t msg = 0, std::uint32_t cnt = 0) {
   auto& k = p.cores[c];
-  const auto dep = static_cast<std::uint32_t>(k.gdma.size());
-  const float r = write_tiu<Chip>(k.tcmd, o, dep, 3 + c, rnd);
+  const bool sync = o.kind == tiu_kind::send || o.kind == tiu_kind::wait;
+  const auto dep = sync ? 0u : static_cast<std::uint32_t>(k.gdma.size());
+  std::uint64_t imm = 0;
+  if constexpr (requires { Chip::messages; })
+    imm = chips::common::message_value(Chip::messages.tiu, msg, cnt);
+  const float r = write_tiu<Chip>(k.tcmd, o, dep, imm, rnd);
   const bool end = o.kind == tiu_kind::end;
   k.tiu.push_back({begin, begin + dur, 0, direction::none, o.cls, o.op, end ? -1 : p.layer_id, r});
   k.tiu_free = begin + dur + 1;
@@ -107,10 +113,16 @@ void add_compute(program& p, unsigned c, std::uint64_t ready, Rnd& rnd) {
   ++p.layer_id;
 }
 
-/// Core `c`: firmware transfers, the barrier (several cores), the layers, the end commands and
-/// the firmware transfers after the network.
+/// Message ids of the barriers: the first (its sends belong to the previous run: the
+/// vendor drops a leading send record) and the ones inside the network (one id reused).
+inline constexpr std::uint32_t first_barrier_msg = 3, barrier_msg = 5;
+/// ns from the last send of a barrier to the waits it releases.
+inline constexpr std::uint64_t barrier_latency = 4;
+
+/// Core `c` up to its layers: firmware transfers, then (several cores) the first barrier:
+/// send, then wait for the other cores at barrier_ns.
 template <class Chip, class Rnd>
-void make_core(program& p, unsigned c, const indexed_options& o, Rnd& rnd) {
+void core_head(program& p, unsigned c, const indexed_options& o, Rnd& rnd) {
   using L = indexed_layout<Chip>;
   auto& k0 = p.cores[c];
   std::uint64_t t = rnd(0, 2000);
@@ -122,11 +134,17 @@ void make_core(program& p, unsigned c, const indexed_options& o, Rnd& rnd) {
   p.cores[c].gdma_free = t + rnd(1000, 5000);
   if (o.cores > 1) {  // send, then wait for the other cores
     layer_line(p, false, send_op.layer);
-    add_tiu<Chip>(p, c, send_op, barrier_ns - rnd(1500, 2500), rnd(20, 60), rnd);
-    add_tiu<Chip>(p, c, wait_op, barrier_ns, rnd(100, 2000), rnd);
+    add_tiu<Chip>(p, c, send_op, barrier_ns - rnd(1500, 2500), rnd(20, 60), rnd, first_barrier_msg,
+                  o.cores);
+    add_tiu<Chip>(p, c, wait_op, barrier_ns, rnd(100, 2000), rnd, first_barrier_msg, o.cores);
     ++p.layer_id;
   }
-  for (std::size_t i = 0; i < o.layers; ++i) {
+}
+
+/// Layers [from, to) of core `c`.
+template <class Chip, class Rnd>
+void core_layers(program& p, unsigned c, std::size_t from, std::size_t to, Rnd& rnd) {
+  for (std::size_t i = from; i < to; ++i) {
     const auto loads = rnd(1, 3);
     std::uint64_t ready = 0;
     for (std::uint64_t j = 0; j < loads; ++j) {
@@ -136,6 +154,35 @@ void make_core(program& p, unsigned c, const indexed_options& o, Rnd& rnd) {
     add_compute<Chip>(p, c, ready, rnd);
     if (rnd(0, 2) == 0) add_dma<Chip>(p, c, false, p.cores[c].tiu_free, rnd);
   }
+}
+
+/// A barrier of every core's TIU inside the network: each core sends `barrier_msg` (count:
+/// the cores' waits) when its TIU is free, all sends last equally long (so the last to begin
+/// is the last to end, the send every wait pairs with), and every wait begins
+/// barrier_latency after the last send ended.
+template <class Chip, class Rnd>
+void barrier(program& p, Rnd& rnd) {
+  const auto n = static_cast<std::uint32_t>(p.cores.size());
+  const std::uint64_t dur = rnd(20, 60);
+  std::vector<std::uint64_t> begin(n);
+  std::uint64_t release = 0;
+  for (unsigned c = 0; c < n; ++c) {
+    begin[c] = p.cores[c].tiu_free + rnd(0, 30);
+    while (std::find(begin.begin(), begin.begin() + c, begin[c]) != begin.begin() + c) ++begin[c];
+    release = std::max(release, begin[c] + dur + barrier_latency);
+  }
+  for (unsigned c = 0; c < n; ++c) {
+    layer_line(p, false, send_op.layer);
+    add_tiu<Chip>(p, c, send_op, begin[c], dur, rnd, barrier_msg, n);
+    add_tiu<Chip>(p, c, wait_op, release, rnd(20, 60), rnd, barrier_msg, n);
+    ++p.layer_id;
+  }
+}
+
+/// Core `c` after its layers: the end commands and the firmware transfers after the network.
+template <class Chip, class Rnd>
+void core_tail(program& p, unsigned c, Rnd& rnd) {
+  using L = indexed_layout<Chip>;
   auto& k = p.cores[c];
   const std::uint64_t end = std::max(k.tiu_free, k.gdma_free) + rnd(10, 100);
   add_tiu<Chip>(p, c, end_op, end, rnd(8, 20), rnd);
@@ -162,7 +209,22 @@ program make_program(const indexed_options& o, Rnd& rnd) {
       "\n[bmprofile] net_name=synthetic_net\n[bmprofile] tpu_freq=" + std::string(L::tpu_freq) +
       "\n[bmprofile] is_mlir=1\n...Start Profile Log...\n"
       "[bmprofile] start to run subnet_id=0\n";
-  for (unsigned c = 0; c < o.cores; ++c) make_core<Chip>(p, c, o, rnd);
+  if (o.cores == 1 || o.barriers == 0) {  // each core in one pass (the dumps of before)
+    for (unsigned c = 0; c < o.cores; ++c) {
+      core_head<Chip>(p, c, o, rnd);
+      core_layers<Chip>(p, c, 0, o.layers, rnd);
+      core_tail<Chip>(p, c, rnd);
+    }
+  } else {  // layer slices of every core, a barrier between two slices
+    for (unsigned c = 0; c < o.cores; ++c) core_head<Chip>(p, c, o, rnd);
+    const std::size_t n = o.barriers + 1;
+    for (std::size_t s = 0; s < n; ++s) {
+      if (s > 0) barrier<Chip>(p, rnd);
+      for (unsigned c = 0; c < o.cores; ++c)
+        core_layers<Chip>(p, c, o.layers * s / n, o.layers * (s + 1) / n, rnd);
+    }
+    for (unsigned c = 0; c < o.cores; ++c) core_tail<Chip>(p, c, rnd);
+  }
   p.lines += "[bmprofile] end to run subnet_id=0\n[bmprofile] core_list=";
   for (unsigned c = 0; c < o.cores; ++c) p.lines += std::to_string(c) + ",";
   p.lines +=
