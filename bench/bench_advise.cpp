@@ -58,6 +58,7 @@ std::size_t advise(const trace& t) {
 
 void bm_advise_decode(benchmark::State& st) {
   const auto mode = static_cast<unsigned>(st.range(0));
+  session(mode);  // generated outside the timing
   std::size_t n = 0;
   for (auto _ : st) {
     const trace t = decode(mode);
@@ -76,6 +77,7 @@ void bm_advise_only(benchmark::State& st) {
 /// Decode + advise: the CLI's work (without printing).
 void bm_advise_total(benchmark::State& st) {
   const auto mode = static_cast<unsigned>(st.range(0));
+  session(mode);
   std::size_t n = 0;
   for (auto _ : st) {
     const trace t = decode(mode);
