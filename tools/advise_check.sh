@@ -7,6 +7,7 @@
 # the clean dumps (no finding above info expected). Prints one row per chip and rule; exit 1 when
 # a rank-1 rate or a within-10 % rate is below 90 %, or a clean dump has a finding above info.
 # Exit 77 (skipped) when the CLI has no `advise`. See docs/analysis.md, "Fault injection".
+# CHIPS="aks" (environment) scores one chip family only (default "bm1684x aks").
 #   tools/advise_check.sh [CLI] [N] [WORKDIR] [RULE...]
 #   tools/advise_check.sh build/h/examples/tpuprof 20
 set -euo pipefail
@@ -51,7 +52,7 @@ gen() {  # gen CHIP SEED DIR [--inject RULE]
 printf '%-8s %-15s %5s %8s %10s %10s %10s %9s\n' chip rule dumps rank1_% within10_% \
   median_err% p90_err% max_err%
 bad=0
-for chip in bm1684x aks; do
+for chip in ${CHIPS:-bm1684x aks}; do
   for rule in "${RULES[@]}"; do
     [ "$chip" = bm1684x ] && [ "$rule" = core-imbalance ] && continue
     rows=$W/${chip}_${rule}.scores

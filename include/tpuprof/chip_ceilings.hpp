@@ -16,6 +16,9 @@ struct chip_ceilings {
   double l2_bytes_per_s = 0;   ///< L2 (shared) <-> local memory
   unsigned lmem_bytes = 0;     ///< local memory per lane
   unsigned lmem_banks = 0;     ///< banks of the local memory
+  /// The cube pads a conv's input channels to the lanes as well as its output
+  /// channels (the arch ops of the chip's ISA); false: output channels only.
+  bool conv_input_lanes = false;
   constexpr unsigned bank_bytes() const noexcept {
     return lmem_banks ? lmem_bytes / lmem_banks : 0;
   }

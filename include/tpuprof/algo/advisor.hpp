@@ -134,13 +134,22 @@ inline advice advise_findings(const advise::context& c, const advise_thresholds&
   out.span_ns = r.measured_span();
   const double base = r.base_span();
   std::vector<std::pair<double, std::size_t>> alone;  // standalone saving, candidate
-  for (std::size_t i = 0; i < cands.size(); ++i)
-    alone.emplace_back(-(base - r.span_with(cands[i].f, false)), i);
+  std::vector<double> alone_span(cands.size());
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    alone_span[i] = r.span_with(cands[i].f, false);
+    alone.emplace_back(-(base - alone_span[i]), i);
+  }
   std::sort(alone.begin(), alone.end());
   double cur = base;
-  for (auto [neg, i] : alone) {
+  for (std::size_t j = 0; j < alone.size(); ++j) {
+    const std::size_t i = alone[j].second;
     const advise::candidate& k = cands[i];
-    const double next = r.span_with(k.f, true);
+    // The first fix lands on no other: its replay is the standalone one.
+    double next = alone_span[i];
+    if (j == 0)
+      r.keep(k.f);
+    else
+      next = r.span_with(k.f, true);
     finding f;
     f.rule = k.rule;
     f.bucket_ns = k.bucket_ns;

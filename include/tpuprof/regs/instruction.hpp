@@ -235,6 +235,9 @@ struct mem_operand {
   mem_kind kind = mem_kind::unknown;
   bool write = false;
   std::uint8_t index = 0;  ///< position among the command's operands (or results)
+  /// Local memory: the size of the dimension spread over the NPU lanes (channels,
+  /// matrix rows), which a TIU command's lanes work on in parallel; 0 elsewhere.
+  std::uint32_t lane_dim = 0;
 };
 
 /// A named address range of one memory kind (a local memory bank, a global

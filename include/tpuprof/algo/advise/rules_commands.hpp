@@ -1,5 +1,5 @@
 /// algo::advise rules on single commands: `lane-underuse` (conv / matmul whose
-/// uArch rate is far below its op's median: channels that leave NPU lanes idle),
+/// lane dimension is not a multiple of the NPU lanes: lanes idle in the last pass),
 /// `low-uarch` (other ops likewise), `bank-conflict` (a TIU command reads and
 /// writes the same local-memory bank), `over-estimate` (layers slower than the
 /// compiler's estimate).
@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +28,12 @@ inline bool is_cube_op(std::string_view op) {
          s.find("matmul") != std::string::npos;
 }
 
+inline bool is_conv_op(std::string_view op) {
+  std::string s(op);
+  for (char& ch : s) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+  return s.find("conv") != std::string::npos;
+}
+
 }  // namespace detail
 
 /// Whether uArch rate `r` is c / align_up(c, lanes) for a channel count c that
@@ -40,10 +48,32 @@ inline bool lanes_explain(double r, unsigned lanes) {
   return false;
 }
 
-/// `lane-underuse`: conv / matmul commands whose uArch rate the lane count
-/// explains; fixed, they run at rate 1 (duration x rate). `low-uarch`: other
-/// TIU commands below low_uarch x the median rate of their op; fixed, at the
-/// median rate.
+/// The share of the lanes a cube command keeps busy: its result's lane dimension
+/// d (output channels, matrix rows) over align_up(d, lanes), times its input's
+/// on chips whose convs pad the input channels to the lanes too. The other
+/// losses in the uArch rate (execution-unit and cube alignment of the other
+/// dimensions) are not the lanes'. nullopt when the operands do not say.
+inline std::optional<double> lane_fill(std::span<const regs::mem_operand> ops, unsigned lanes,
+                                       bool input_lanes) {
+  if (lanes == 0) return std::nullopt;
+  double fill = 1;
+  bool out = false, in = !input_lanes;
+  for (const regs::mem_operand& o : ops) {
+    if (o.kind != regs::mem_kind::local || o.index != 0 || o.lane_dim == 0) continue;
+    if (o.write ? out : in) continue;
+    (o.write ? out : in) = true;
+    const double d = o.lane_dim;
+    fill *= d / static_cast<double>((o.lane_dim + lanes - 1) / lanes * lanes);
+  }
+  if (!out) return std::nullopt;
+  return fill;
+}
+
+/// `lane-underuse`: conv / matmul commands whose lanes idle (lane_fill < 1, or,
+/// without operands, a uArch rate the lane count explains); fixed, they take
+/// duration x fill (all lanes used; the other alignment losses stay).
+/// `low-uarch`: other TIU commands below low_uarch x the median rate of their
+/// op; fixed, at the median rate.
 inline std::vector<candidate> uarch_rules(const context& c) {
   const dependency_graph& g = *c.g;
   std::map<name_id, std::vector<double>> rates;
@@ -57,10 +87,16 @@ inline std::vector<candidate> uarch_rules(const context& c) {
     const engine_event& e = g.events[n];
     if (e.engine != engine::tiu || !std::isfinite(e.uarch_rate) || !(e.uarch_rate > 0)) continue;
     const bool cube = c.names && e.op != 0 && detail::is_cube_op((*c.names)[e.op]);
+    std::optional<double> fill;
+    if (cube && c.operands) {
+      const bool conv = detail::is_conv_op((*c.names)[e.op]);
+      fill = lane_fill(c.operands(n), c.ceilings.lanes, conv && c.ceilings.conv_input_lanes);
+    }
+    if (cube && !fill && lanes_explain(e.uarch_rate, c.ceilings.lanes)) fill = e.uarch_rate;
     double f = 1;
     candidate* k = nullptr;
-    if (cube && lanes_explain(e.uarch_rate, c.ceilings.lanes)) {
-      f = e.uarch_rate;
+    if (fill && *fill < 1) {
+      f = *fill;
       k = &lanes;
     } else if (e.uarch_rate < c.opt.low_uarch * typical[e.op]) {
       f = e.uarch_rate / typical[e.op];

@@ -43,22 +43,24 @@ inline std::vector<candidate> serial_dma_rule(const context& c) {
     if (w != no_node && w >= n && same_queue(w, n)) turn[n] = x;
   }
   // Without layers a buffer's reuse distance is unknown: only a lasting alternation
-  // (min_run loads of a queue in a row, data loads between them not counted) is a fault.
+  // (min_run loads of a queue in a row, stores of a layer between them not counted) is a
+  // fault. Both passes step over the same commands, so every command of a run gets its length.
   std::vector<std::uint32_t> run(g.size(), 0);
-  for (std::uint32_t n = 0; n < g.size(); ++n) {
-    if (turn[n] == no_node) continue;
+  auto before_in_run = [&](std::uint32_t n) {
     std::uint32_t p = g.prev[n];
     while (p != no_node && turn[p] == no_node && g.events[p].layer_id >= 0 &&
            !detail::is_load(g.events[p].dir()))
       p = g.prev[p];
-    run[n] = 1 + (p != no_node && turn[p] != no_node ? run[p] : 0);
-  }
-  for (std::uint32_t n = g.size(); n-- > 0;)  // a run's length to all its loads
-    if (turn[n] != no_node && g.prev[n] != no_node) {
-      std::uint32_t p = g.prev[n];
-      while (p != no_node && !detail::is_load(g.events[p].dir())) p = g.prev[p];
-      if (p != no_node && turn[p] != no_node) run[p] = std::max(run[p], run[n]);
+    return p != no_node && turn[p] != no_node ? p : no_node;
+  };
+  for (std::uint32_t n = 0; n < g.size(); ++n)
+    if (turn[n] != no_node) {
+      const std::uint32_t p = before_in_run(n);
+      run[n] = 1 + (p != no_node ? run[p] : 0);
     }
+  for (std::uint32_t n = g.size(); n-- > 0;)  // a run's length to all its commands
+    if (turn[n] != no_node)
+      if (const std::uint32_t p = before_in_run(n); p != no_node) run[p] = std::max(run[p], run[n]);
   for (std::uint32_t n = 0; n < g.size(); ++n) {
     const std::uint32_t x = turn[n];
     if (x == no_node) continue;

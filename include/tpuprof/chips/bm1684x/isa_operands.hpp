@@ -3,6 +3,7 @@
 /// `opd`s per command class are in isa_tiu_*.hpp and isa_dma.hpp; isa.hpp decodes a command.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -229,6 +230,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
   const i128 n = d[0], c = d[1], h = d[2], w = d[3];
   auto cnum = [&](i128 x) { return div_up(x + off, static_cast<i128>(npu_num)); };
   std::array<i128, 4> ls{}, lst{};
+  i128 lanes = c;  // the dimension cnum() spreads over the lanes
   unsigned lrank = 4, lsrank = 4;
   auto eu_stride = [&](i128 cc, i128 hh, i128 ww) {
     const i128 al = isz > 0 ? 64 / isz : 1;
@@ -238,16 +240,19 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
   bool own_stride = false;
   switch (t.lay) {
     case layout::ic64:
+      lanes = n;
       ls = {(c + 63) / 64, cnum(n), h, w * 64};
       lst = {64 * h * w, (c + 63) / 64 * 64 * h * w, 64 * w, 1};
       own_stride = true;
       break;
     case layout::ic32:  // (c + 32) / 32 as the vendor writes it
+      lanes = n;
       ls = {(c + 32) / 32, cnum(n), h, w * 32};
       lst = {32 * h * w, (c + 32) / 32 * 32 * h * w, 32 * w, 1};
       own_stride = true;
       break;
     case layout::ic1:
+      lanes = n;
       ls = {c, cnum(n), h, w};
       lst = {h * w, c * h * w, w, 1};
       own_stride = true;
@@ -255,22 +260,26 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
     case layout::matrix: {
       const i128 mw = t.layout_w;
       const i128 cols = mw > 0 ? div_up(c, mw) : 0;
+      lanes = cols;
       ls = {n, cnum(cols), 1, mw};
       eu_stride(cols, 1, mw);
       own_stride = true;
       break;
     }
     case layout::matrix2:
+      lanes = n;
       ls = {1, cnum(n), 1, c};
       eu_stride(n, 1, c);
       own_stride = true;
       break;
     case layout::dma_matrix: {
       const i128 mw = t.layout_w;
-      ls = {n, cnum(mw > 0 ? div_up(c, mw) : 0), 1, mw};
+      lanes = mw > 0 ? div_up(c, mw) : 0;
+      ls = {n, cnum(lanes), 1, mw};
       break;
     }
     case layout::dma_linear:
+      lanes = 0;
       lrank = t.rank;
       for (unsigned i = 0; i < 4; ++i) ls[i] = static_cast<i128>(t.shape[i]);
       break;
@@ -278,6 +287,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
       ls = {n, cnum(c), h, w};
       break;
   }
+  m.lane_dim = static_cast<std::uint32_t>(std::clamp<i128>(lanes, 0, 0xFFFFFFFF));
   if (!own_stride) {
     lsrank = t.stride_rank;
     for (unsigned i = 0; i < 4; ++i) lst[i] = t.stride[i];

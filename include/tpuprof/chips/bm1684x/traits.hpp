@@ -32,9 +32,10 @@ struct bm1684x {
   /// LMEM_BANKS: tpu-mlir include/tpu_mlir/Backend/BM168x/BM1684X.h (NPU_NUM 64, EU_BYTES 64,
   /// 256 KiB, 16 banks). Peak ops: bmprofile's `PeakTops` for conv / matmul (int8 32, 16-bit 16,
   /// fp32 2 "TOPS" of 1024e9 ops/s, format-bm1684x.md section 7.2). DDR: the S2L rate of
-  /// bmprofile's `gdmaPTheoTime` (58 GiB/s, same section); the chip has no L2.
+  /// bmprofile's `gdmaPTheoTime` (58 GiB/s, same section); the chip has no L2. A conv's input
+  /// channels take lanes too: its arch ops pad ic and oc to NPU_NUM (isa_tiu.hpp, opdef_1684x.py).
   static constexpr chip_ceilings ceilings{
-      64, 64, 32 * 1024e9, 16 * 1024e9, 2 * 1024e9, 58 * 1073741824.0, 0, 1u << 18, 16};
+      64, 64, 32 * 1024e9, 16 * 1024e9, 2 * 1024e9, 58 * 1073741824.0, 0, 1u << 18, 16, true};
   static constexpr bool period_fixed = false;
   static constexpr bool has_engine(engine e) { return e == engine::tiu || e == engine::gdma; }
 

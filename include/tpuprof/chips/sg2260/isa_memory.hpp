@@ -2,6 +2,8 @@
 /// the memory range each operand covers (tpu-mlir memmap.py).
 #pragma once
 
+#include <algorithm>
+
 #include <tpuprof/chips/sg2260/isa_types.hpp>
 
 namespace tpuprof::regs::sg2260::detail {
@@ -103,6 +105,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
   auto cnum = [&](i128 x) { return div_up(x + off, npu_num); };
   const i128 eu = bits > 0 ? eu_base * 8 / bits : 1;
   std::array<i128, 4> ls{n, cnum(c), h, w}, lst{};
+  i128 lanes = c;  // the dimension cnum() spreads over the lanes
   unsigned lsrank = 4;
   auto eu_stride = [&](i128 cc, i128 hh, i128 ww) {
     const i128 cs = align_up(ww * hh, eu);
@@ -111,23 +114,27 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
   switch (t.lay) {
     case layout::align_ic: {
       const i128 cube = cube_num(t.type, true);  // the vendor reads the AKS table here
-      ls = {1, cnum(n < npu_num ? n : npu_num), 1, div_up(n, npu_num) * h * w * align_up(c, cube)};
+      lanes = n < npu_num ? n : npu_num;
+      ls = {1, cnum(lanes), 1, div_up(n, npu_num) * h * w * align_up(c, cube)};
       eu_stride(n < npu_num ? n : npu_num, 1, ls[3]);
       break;
     }
     case layout::matrix: {
       const i128 mw = t.layout_w, cols = mw > 0 ? div_up(c, mw) : 0;
+      lanes = cols;
       ls = {n, cnum(cols), 1, mw};
       eu_stride(cols, 1, mw);
       break;
     }
     case layout::matrix2:
+      lanes = n;
       ls = {1, cnum(n), 1, c};
       eu_stride(n, 1, c);
       break;
     case layout::dma_matrix: {
       const i128 mw = t.layout_w;
-      ls = {n, cnum(mw > 0 ? div_up(c, mw) : 0), 1, mw};
+      lanes = mw > 0 ? div_up(c, mw) : 0;
+      ls = {n, cnum(lanes), 1, mw};
       lsrank = t.stride_rank;
       for (unsigned i = 0; i < 4; ++i) lst[i] = t.stride[i];
       break;
@@ -140,6 +147,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
       for (unsigned i = 0; i < 4; ++i) lst[i] = t.stride[i];
       break;
   }
+  m.lane_dim = static_cast<std::uint32_t>(std::clamp<i128>(lanes, 0, 0xFFFFFFFF));
   if (lsrank == 0) {
     m.size = m.data_size;
     return m;
