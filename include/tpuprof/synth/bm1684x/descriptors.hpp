@@ -55,8 +55,8 @@ inline float rate(std::uint64_t alg, std::uint64_t arch) noexcept {
 enum class tiu_kind : std::uint8_t { conv, add, maxpool, mm2, cast, sys_end };
 
 /// Writes one valid TIU descriptor for `k` (random plausible shapes, dtypes,
-/// local-memory operands) into the zeroed `d`; returns alg / arch ops as the
-/// vendor's opdef_1684x.py computes them.
+/// local-memory operands; conv channels and matmul rows multiples of the lanes) into the zeroed
+/// `d`; returns alg / arch ops as the vendor's opdef_1684x.py computes them.
 template <class Rnd>
 float write_tiu(tiu_kind k, std::byte* d, std::uint32_t id, std::uint32_t dep, Rnd&& rnd) {
   namespace R = regs::bm1684x;
@@ -75,7 +75,9 @@ float write_tiu(tiu_kind k, std::byte* d, std::uint32_t id, std::uint32_t dep, R
       static constexpr auto& T = R::s_conv;
       head(0, 0);
       const dt t = floats[rnd(0, 1)];
-      const std::uint64_t n = rnd(1, 2), ic = rnd(1, 128), oc = rnd(1, 128);
+      // Channels fill the lanes (a clean program wastes none; --inject lane-underuse
+      // makes the unaligned ones).
+      const std::uint64_t n = rnd(1, 2), ic = npu * rnd(1, 2), oc = npu * rnd(1, 2);
       const std::uint64_t kk = rnd(0, 1) ? 3 : 1, st = rnd(1, 2);
       const std::uint64_t oh = rnd(1, 16), ow = rnd(1, 32);
       const std::uint64_t ih = (oh - 1) * st + kk, iw = (ow - 1) * st + kk;
@@ -185,7 +187,8 @@ float write_tiu(tiu_kind k, std::byte* d, std::uint32_t id, std::uint32_t dep, R
       static constexpr auto& T = R::s_mm2;
       head(2, 4);
       const dt t = floats[rnd(0, 1)];
-      const std::uint64_t m = rnd(1, 256), kd = rnd(1, 512), nn = rnd(1, 256);
+      // Rows (the lanes' dimension) fill the lanes, as for conv channels.
+      const std::uint64_t m = npu * rnd(1, 4), kd = rnd(1, 512), nn = rnd(1, 256);
       put(d, fld(T, "res0_prec"), t.prec);
       put(d, fld(T, "opd0_prec"), t.prec);
       put(d, fld(T, "res0_c"), m);
