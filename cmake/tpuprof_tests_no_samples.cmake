@@ -12,12 +12,18 @@ foreach(src IN LISTS _tests)
   endif()
 endforeach()
 if(_no_samples_srcs)
+  if(TPUPROF_UNITY_TESTS)
+    tpuprof_unity_batches(_no_samples_srcs ${CMAKE_CURRENT_BINARY_DIR}/unity_no_samples 8
+                          ${_no_samples_srcs})
+  endif()
   add_library(tpuprof_tests_no_samples OBJECT EXCLUDE_FROM_ALL ${_no_samples_srcs})
   target_link_libraries(tpuprof_tests_no_samples PRIVATE tpuprof::tpuprof doctest::doctest)
   target_include_directories(tpuprof_tests_no_samples PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_definitions(tpuprof_tests_no_samples PRIVATE
     TPUPROF_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/tmp" TPUPROF_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   tpuprof_enable_warnings(tpuprof_tests_no_samples)
+  # A compile check, never linked or run: no sanitizers or debug info.
+  target_compile_options(tpuprof_tests_no_samples PRIVATE -fno-sanitize=all -g0)
   add_test(NAME build.tests_without_samples
     COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR} --target tpuprof_tests_no_samples)
 endif()

@@ -682,6 +682,51 @@ class decode_error : public std::runtime_error {
 /// kind, dtype, shape and stride; alg/arch ops; the memory ranges touched.
 
 
+// ---- begin <tpuprof/command_dep.hpp>
+/// command_dep: what a hardware command waits for, as its descriptor says
+/// (cmd_id_dep, sync messages). Core vocabulary: decoders fill it from the chip's
+/// bit layout (chips/), algo::dependency_graph resolves it to events.
+
+
+
+namespace tpuprof {
+
+/// Role of a command in a message (send_msg / wait_msg, SDMA/CDMA sys send/wait).
+enum class sync_role : std::uint8_t { none = 0, send, wait };
+
+/// The dependency fields of one command's descriptor. Kept beside the events
+/// (engine_event stays 64 B): trace::dependency(e).
+struct command_dep {
+  /// This command's own id as other commands' wait_id name it (the descriptor's
+  /// cmd_id where it has one, e.g. BM1684X: PMU inst_id + 1; else the 1-based
+  /// command number the chip's ids count), modulo 2^id_bits.
+  std::uint32_t self_id = 0;
+  /// self_id of the command on `on` (same device and core) this one waits
+  /// for; 0 = none.
+  std::uint32_t wait_id = 0;
+  /// Message id of a send/wait sync command (role != none).
+  std::uint32_t msg_id = 0;
+  /// Engine whose command `wait_id` names.
+  engine on = engine::gdma;
+  /// Width of the id field: ids wrap at 2^id_bits (0 = not wrapped).
+  std::uint8_t id_bits = 0;
+  sync_role role = sync_role::none;
+  /// The descriptor was decoded: false means "no dependency data" (SG2260
+  /// modes 0/1, unmatched records), never "no dependency".
+  bool known = false;
+
+  constexpr bool waits() const noexcept { return known && wait_id != 0; }
+};
+
+/// Anything that tells the dependency fields of an event's command:
+/// `src.dependency(e)` (command_dep::known false when it cannot).
+template <class P>
+concept dependency_source = requires(const P& src, const engine_event& e) {
+  { src.dependency(e) } -> std::convertible_to<command_dep>;
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/command_dep.hpp>
 // ---- begin <tpuprof/regs/ops_math.hpp>
 /// ops_math: the integer arithmetic of the vendors' shape and ops formulas
 /// (Python ints, so 128-bit here, saturated on the way out), shared by every
@@ -726,12 +771,42 @@ float ops_ratio(const std::optional<A>& alg, const std::optional<B>& arch) noexc
 
 namespace tpuprof::regs {
 
+/// FNV-1a of a field name. Tables index their fields by it, so a lookup by name is a probe
+/// and one name compare, not a scan of string compares (those were ~40 % of a BM1688 decode
+/// and most of fuzz_bmprofile's time, issue #17).
+constexpr std::uint32_t name_hash(std::string_view s) noexcept {
+  std::uint32_t h = 2166136261u;
+  for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h;
+}
+
 /// One field of a command descriptor. Bit k of a command is bit (k mod 8) of
 /// its byte k/8 (little-endian, LSB first), as the vendor tools read it.
 struct reg_field {
   std::string_view name;
   std::uint16_t lo = 0;    ///< first bit
   std::uint8_t width = 0;  ///< 1..64
+  std::uint32_t hash = 0;  ///< name_hash(name), computed with the (constexpr) table
+
+  constexpr reg_field() noexcept = default;
+  constexpr reg_field(std::string_view n, std::uint16_t l, std::uint8_t w) noexcept
+      : name(n), lo(l), width(w), hash(name_hash(n)) {}
+};
+
+/// A field name with its hash: hashed at compile time for a string literal (the converters'
+/// `r("res0_c")`), at run time for a name built at run time.
+struct field_key {
+  std::string_view name;
+  std::uint32_t hash = 0;
+
+  template <std::size_t N>
+  consteval field_key(const char (&s)[N]) noexcept  // NOLINT(google-explicit-constructor)
+      : name(s, N - 1), hash(name_hash(name)) {}
+  /// Anything that converts to a string_view (std::string, const char*, string_view).
+  template <class S>
+    requires(!std::is_array_v<S> && std::is_convertible_v<const S&, std::string_view>)
+  constexpr field_key(const S& s) noexcept  // NOLINT(google-explicit-constructor)
+      : name(s), hash(name_hash(name)) {}
 };
 
 /// The layout of one command form (a sheet of the vendor's register spreadsheet).
@@ -739,12 +814,35 @@ struct reg_table {
   std::string_view sheet;             ///< vendor sheet name, e.g. "sAR", "DMA_tensor（0x000）"
   std::span<const reg_field> fields;  ///< in bit order
   unsigned bits = 0;                  ///< command length in bits
+  /// Open-addressing index of `fields` by name hash (field index + 1; 0 = empty), built when
+  /// the (constexpr) table is: a lookup by name costs a probe or two, not a scan of the fields.
+  std::array<std::uint8_t, 256> slots{};
+
+  constexpr reg_table() noexcept = default;
+  /// The largest table has 88 fields: the index is at most 1/3 full. A table of more than 255
+  /// fields (none) is not indexed and find() scans it.
+  constexpr reg_table(std::string_view s, std::span<const reg_field> f, unsigned b) noexcept
+      : sheet(s), fields(f), bits(b) {
+    if (fields.size() > 255) return;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      std::size_t k = fields[i].hash % slots.size();
+      while (slots[k] != 0) k = (k + 1) % slots.size();
+      slots[k] = static_cast<std::uint8_t>(i + 1);
+    }
+  }
 
   constexpr unsigned bytes() const noexcept { return (bits + 7) / 8; }
   /// Index of a field by name; nullopt when this form has no such field.
-  constexpr std::optional<std::size_t> find(std::string_view name) const noexcept {
-    for (std::size_t i = 0; i < fields.size(); ++i)
-      if (fields[i].name == name) return i;
+  constexpr std::optional<std::size_t> find(field_key key) const noexcept {
+    if (fields.size() > 255) {
+      for (std::size_t i = 0; i < fields.size(); ++i)
+        if (fields[i].hash == key.hash && fields[i].name == key.name) return i;
+      return std::nullopt;
+    }
+    for (std::size_t k = key.hash % slots.size(); slots[k] != 0; k = (k + 1) % slots.size()) {
+      const std::size_t i = slots[k] - 1u;
+      if (fields[i].hash == key.hash && fields[i].name == key.name) return i;
+    }
     return std::nullopt;
   }
 };
@@ -787,18 +885,18 @@ class reg_view {
 
   constexpr const reg_table* table() const noexcept { return table_; }
   constexpr std::span<const std::byte> data() const noexcept { return data_; }
-  constexpr bool has(std::string_view name) const noexcept {
+  constexpr bool has(field_key name) const noexcept {
     return table_ && table_->find(name).has_value();
   }
   /// Field value; 0 when the form has no such field (see has()).
-  constexpr std::uint64_t get(std::string_view name) const noexcept {
+  constexpr std::uint64_t get(field_key name) const noexcept {
     if (!table_) return 0;
     auto i = table_->find(name);
     if (!i) return 0;
     const auto& f = table_->fields[*i];
     return read_bits(data_, f.lo, f.width);
   }
-  constexpr std::uint64_t operator[](std::string_view name) const noexcept { return get(name); }
+  constexpr std::uint64_t operator[](field_key name) const noexcept { return get(name); }
 
  private:
   const reg_table* table_ = nullptr;
@@ -1053,6 +1151,9 @@ struct mem_operand {
   mem_kind kind = mem_kind::unknown;
   bool write = false;
   std::uint8_t index = 0;  ///< position among the command's operands (or results)
+  /// Local memory: the size of the dimension spread over the NPU lanes (channels,
+  /// matrix rows), which a TIU command's lanes work on in parallel; 0 elsewhere.
+  std::uint32_t lane_dim = 0;
 };
 
 /// A named address range of one memory kind (a local memory bank, a global
@@ -1076,6 +1177,10 @@ struct instruction {
   unsigned type = 0;  ///< tsk_typ / cmd_type
   unsigned eu = 0;    ///< tsk_eu_typ / special function
   std::uint32_t cmd_id = 0, dep_id = 0;
+  /// Send / wait sync commands: the role, message id and count (a send: how many waits
+  /// consume it; a wait: how many sends it needs), where the chip's layout is known.
+  sync_role sync = sync_role::none;
+  std::uint32_t msg_id = 0, msg_count = 0;
   std::uint32_t length = 0;  ///< bytes
   std::vector<tensor_ref> operands, results;
   /// TIU: useful operations and the operations the hardware spends (channels
@@ -1698,6 +1803,9 @@ struct chip_ceilings {
   double l2_bytes_per_s = 0;   ///< L2 (shared) <-> local memory
   unsigned lmem_bytes = 0;     ///< local memory per lane
   unsigned lmem_banks = 0;     ///< banks of the local memory
+  /// The cube pads a conv's input channels to the lanes as well as its output
+  /// channels (the arch ops of the chip's ISA); false: output channels only.
+  bool conv_input_lanes = false;
   constexpr unsigned bank_bytes() const noexcept {
     return lmem_banks ? lmem_bytes / lmem_banks : 0;
   }
@@ -4551,6 +4659,62 @@ inline constexpr std::array<const reg_table*, 61> all_tables{&conv,
 /// (`tiu_table`, `dma_table`, `with_tiu_form`, `with_dma_form`).
 
 
+// ---- begin <tpuprof/chips/common/sync_messages.hpp>
+/// sync_messages: where a chip's send / wait sync commands keep their message id
+/// and count (TIU SYS send_msg / wait_msg, tsk_typ 15, eu 8 / 9; GDMA and SDMA
+/// sys_send / sys_wait, cmd_type 6, special function 3 / 4). Each chip states its
+/// layout (docs/registers.md, "Sync messages", names the vendor files).
+
+
+
+namespace tpuprof::chips::common {
+
+/// Bits of one register field (TIU `imm`, DMA `constant_value`) holding a message:
+/// id = low `id_bits` | (`hi_bits` bits at `hi_at`) << id_bits; count = `cnt_bits` at `cnt_at`.
+/// id_bits 0: the chip's form has no message id (the command's role is not decoded).
+struct msg_field {
+  unsigned id_bits = 0, hi_at = 0, hi_bits = 0, cnt_at = 0, cnt_bits = 0;
+};
+
+/// A chip's message layout: TIU SYS `imm`, DMA sys `constant_value`.
+struct msg_layout {
+  msg_field tiu, dma;
+};
+
+/// Fills out.sync / msg_id / msg_count of a decoded GDMA, SDMA or TIU command (`out.table`,
+/// `out.raw`, `out.type`, `out.eu` set) from layout `m`; leaves them unset for every other
+/// command and where the form has no such field.
+inline void read_message(const msg_layout& m, regs::instruction& out) noexcept {
+  if (!out.table) return;
+  const bool tiu = out.eng == engine::tiu;
+  if (!tiu && out.eng != engine::gdma && out.eng != engine::sdma) return;
+  const unsigned sys_type = tiu ? 15 : 6, send = tiu ? 8 : 3;
+  if (out.type != sys_type || (out.eu != send && out.eu != send + 1)) return;
+  const msg_field& f = tiu ? m.tiu : m.dma;
+  const std::string_view name = tiu ? "imm" : "constant_value";
+  const regs::reg_view rv(out.table, out.raw);
+  if (f.id_bits == 0 || !rv.has(name)) return;
+  const std::uint64_t v = rv.get(name);
+  auto bits = [v](unsigned at, unsigned n) {
+    return n == 0 ? 0 : static_cast<std::uint32_t>((v >> at) & ((std::uint64_t{1} << n) - 1));
+  };
+  out.sync = out.eu == send ? sync_role::send : sync_role::wait;
+  out.msg_id = bits(0, f.id_bits) | bits(f.hi_at, f.hi_bits) << f.id_bits;
+  out.msg_count = bits(f.cnt_at, f.cnt_bits);
+}
+
+/// Writes message `id` and `count` into `v` (the field's value) in layout `f`: what a
+/// compiler writes (the generators use it).
+constexpr std::uint64_t message_value(const msg_field& f, std::uint32_t id,
+                                      std::uint32_t count) noexcept {
+  const std::uint64_t lo = id & ((std::uint64_t{1} << f.id_bits) - 1);
+  const std::uint64_t hi = f.hi_bits ? (std::uint64_t{id} >> f.id_bits) : 0;
+  return lo | hi << f.hi_at |
+         (std::uint64_t{count} & ((std::uint64_t{1} << f.cnt_bits) - 1)) << f.cnt_at;
+}
+
+}  // namespace tpuprof::chips::common
+// ---- end <tpuprof/chips/common/sync_messages.hpp>
 // ---- begin <tpuprof/chips/sg2260/commands.hpp>
 /// sg2260 commands: register classes and lengths of SG2260-family commands
 /// (format-sg2260.md §2.8); the members differ in a few lengths and in which
@@ -5207,6 +5371,7 @@ constexpr converted conv_dma_gather(bytes d) noexcept {
 /// the memory range each operand covers (tpu-mlir memmap.py).
 
 
+
 namespace tpuprof::regs::sg2260::detail {
 
 // ---------------------------------------------------------------- values and memory
@@ -5306,6 +5471,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
   auto cnum = [&](i128 x) { return div_up(x + off, npu_num); };
   const i128 eu = bits > 0 ? eu_base * 8 / bits : 1;
   std::array<i128, 4> ls{n, cnum(c), h, w}, lst{};
+  i128 lanes = c;  // the dimension cnum() spreads over the lanes
   unsigned lsrank = 4;
   auto eu_stride = [&](i128 cc, i128 hh, i128 ww) {
     const i128 cs = align_up(ww * hh, eu);
@@ -5314,23 +5480,27 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
   switch (t.lay) {
     case layout::align_ic: {
       const i128 cube = cube_num(t.type, true);  // the vendor reads the AKS table here
-      ls = {1, cnum(n < npu_num ? n : npu_num), 1, div_up(n, npu_num) * h * w * align_up(c, cube)};
+      lanes = n < npu_num ? n : npu_num;
+      ls = {1, cnum(lanes), 1, div_up(n, npu_num) * h * w * align_up(c, cube)};
       eu_stride(n < npu_num ? n : npu_num, 1, ls[3]);
       break;
     }
     case layout::matrix: {
       const i128 mw = t.layout_w, cols = mw > 0 ? div_up(c, mw) : 0;
+      lanes = cols;
       ls = {n, cnum(cols), 1, mw};
       eu_stride(cols, 1, mw);
       break;
     }
     case layout::matrix2:
+      lanes = n;
       ls = {1, cnum(n), 1, c};
       eu_stride(n, 1, c);
       break;
     case layout::dma_matrix: {
       const i128 mw = t.layout_w;
-      ls = {n, cnum(mw > 0 ? div_up(c, mw) : 0), 1, mw};
+      lanes = mw > 0 ? div_up(c, mw) : 0;
+      ls = {n, cnum(lanes), 1, mw};
       lsrank = t.stride_rank;
       for (unsigned i = 0; i < 4; ++i) lst[i] = t.stride[i];
       break;
@@ -5343,6 +5513,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
       for (unsigned i = 0; i < 4; ++i) lst[i] = t.stride[i];
       break;
   }
+  m.lane_dim = static_cast<std::uint32_t>(std::clamp<i128>(lanes, 0, 0xFFFFFFFF));
   if (lsrank == 0) {
     m.size = m.data_size;
     return m;
@@ -6407,6 +6578,7 @@ decode_status decode(engine eng, std::span<const std::byte> data, instruction& o
     out.bytes =
         detail::clamp_size((static_cast<detail::i128>(d.elements()) * bit_size(d.type)) / 8);
   }
+  chips::common::read_message(Chip::messages, out);
   const bool ok = cv.supported && (!tiu || out.alg_ops.has_value());
   return ok ? decode_status::ok : decode_status::unsupported;
 }
@@ -7061,6 +7233,10 @@ struct family {
   static constexpr engine dep_engine(engine e) noexcept {
     return e == engine::tiu ? engine::gdma : engine::tiu;
   }
+  /// Sync messages, AKS (tpu-mlir target_1690/opparam.py and bigTpuProfile's opparam.py,
+  /// SYS_converter / sDMA_sys_converter): TIU `imm` bits 0-8 id, 16-22 count; DMA
+  /// `constant_value` bits 0-8 id, 9-15 count. AKSV overrides it.
+  static constexpr common::msg_layout messages{{9, 0, 0, 16, 7}, {9, 0, 0, 9, 7}};
   /// Decodes the descriptor at the start of `data` (TIU, GDMA or SDMA) into `out`.
   static decode_status decode_descriptor(engine eng, std::span<const std::byte> data,
                                          regs::instruction& out) {
@@ -8321,6 +8497,10 @@ struct aksv : sg2260::family<aksv> {
   static constexpr std::uint32_t rvt_wrap_limit = 0x3FFFF;
   static constexpr unsigned init_cmd_num = 2;
 
+  /// Sync messages (tpu-mlir target_1690e/opparam.py SYS_converter, sDMA_sys_converter): id =
+  /// bits 0-7 | bits 32-33 << 8, count bits 8-14, of TIU `imm` and of DMA `constant_value`
+  /// (a 32-bit field: its bits 32-33 read 0, as in the vendor's expression).
+  static constexpr common::msg_layout messages{{8, 32, 2, 8, 7}, {8, 32, 2, 8, 7}};
   /// Command lengths (format-sg2260.md §2.8).
   static constexpr sg2260::framing framing{false, 384, 0, 384, 0};
   /// Whether the EU tables (memmap EU_NUM / CUBE_NUM) list fp8 types.
@@ -8699,6 +8879,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
   const i128 n = d[0], c = d[1], h = d[2], w = d[3];
   auto cnum = [&](i128 x) { return div_up(x + off, static_cast<i128>(npu_num)); };
   std::array<i128, 4> ls{}, lst{};
+  i128 lanes = c;  // the dimension cnum() spreads over the lanes
   unsigned lrank = 4, lsrank = 4;
   auto eu_stride = [&](i128 cc, i128 hh, i128 ww) {
     const i128 al = isz > 0 ? 64 / isz : 1;
@@ -8708,16 +8889,19 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
   bool own_stride = false;
   switch (t.lay) {
     case layout::ic64:
+      lanes = n;
       ls = {(c + 63) / 64, cnum(n), h, w * 64};
       lst = {64 * h * w, (c + 63) / 64 * 64 * h * w, 64 * w, 1};
       own_stride = true;
       break;
     case layout::ic32:  // (c + 32) / 32 as the vendor writes it
+      lanes = n;
       ls = {(c + 32) / 32, cnum(n), h, w * 32};
       lst = {32 * h * w, (c + 32) / 32 * 32 * h * w, 32 * w, 1};
       own_stride = true;
       break;
     case layout::ic1:
+      lanes = n;
       ls = {c, cnum(n), h, w};
       lst = {h * w, c * h * w, w, 1};
       own_stride = true;
@@ -8725,22 +8909,26 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
     case layout::matrix: {
       const i128 mw = t.layout_w;
       const i128 cols = mw > 0 ? div_up(c, mw) : 0;
+      lanes = cols;
       ls = {n, cnum(cols), 1, mw};
       eu_stride(cols, 1, mw);
       own_stride = true;
       break;
     }
     case layout::matrix2:
+      lanes = n;
       ls = {1, cnum(n), 1, c};
       eu_stride(n, 1, c);
       own_stride = true;
       break;
     case layout::dma_matrix: {
       const i128 mw = t.layout_w;
-      ls = {n, cnum(mw > 0 ? div_up(c, mw) : 0), 1, mw};
+      lanes = mw > 0 ? div_up(c, mw) : 0;
+      ls = {n, cnum(lanes), 1, mw};
       break;
     }
     case layout::dma_linear:
+      lanes = 0;
       lrank = t.rank;
       for (unsigned i = 0; i < 4; ++i) ls[i] = static_cast<i128>(t.shape[i]);
       break;
@@ -8748,6 +8936,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
       ls = {n, cnum(c), h, w};
       break;
   }
+  m.lane_dim = static_cast<std::uint32_t>(std::clamp<i128>(lanes, 0, 0xFFFFFFFF));
   if (!own_stride) {
     lsrank = t.stride_rank;
     for (unsigned i = 0; i < 4; ++i) lst[i] = t.stride[i];
@@ -8765,7 +8954,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
 /// Field access shorthand for the converters.
 struct regs_of {
   reg_view v;
-  constexpr std::uint64_t operator()(std::string_view n) const noexcept { return v.get(n); }
+  constexpr std::uint64_t operator()(regs::field_key n) const noexcept { return v.get(n); }
 };
 
 constexpr std::uint64_t or3(std::uint64_t a, std::uint64_t b, std::uint64_t c) noexcept {
@@ -11518,9 +11707,10 @@ struct bm1684x {
   /// LMEM_BANKS: tpu-mlir include/tpu_mlir/Backend/BM168x/BM1684X.h (NPU_NUM 64, EU_BYTES 64,
   /// 256 KiB, 16 banks). Peak ops: bmprofile's `PeakTops` for conv / matmul (int8 32, 16-bit 16,
   /// fp32 2 "TOPS" of 1024e9 ops/s, format-bm1684x.md section 7.2). DDR: the S2L rate of
-  /// bmprofile's `gdmaPTheoTime` (58 GiB/s, same section); the chip has no L2.
+  /// bmprofile's `gdmaPTheoTime` (58 GiB/s, same section); the chip has no L2. A conv's input
+  /// channels take lanes too: its arch ops pad ic and oc to NPU_NUM (isa_tiu.hpp, opdef_1684x.py).
   static constexpr chip_ceilings ceilings{
-      64, 64, 32 * 1024e9, 16 * 1024e9, 2 * 1024e9, 58 * 1073741824.0, 0, 1u << 18, 16};
+      64, 64, 32 * 1024e9, 16 * 1024e9, 2 * 1024e9, 58 * 1073741824.0, 0, 1u << 18, 16, true};
   static constexpr bool period_fixed = false;
   static constexpr bool has_engine(engine e) { return e == engine::tiu || e == engine::gdma; }
 
@@ -14093,8 +14283,8 @@ namespace detail {
 
 struct regs_of {
   regs::reg_view v;
-  std::uint64_t operator()(std::string_view n) const noexcept { return v.get(n); }
-  std::int64_t s(std::string_view n) const noexcept { return static_cast<std::int64_t>(v.get(n)); }
+  std::uint64_t operator()(regs::field_key n) const noexcept { return v.get(n); }
+  std::int64_t s(regs::field_key n) const noexcept { return static_cast<std::int64_t>(v.get(n)); }
 };
 
 inline opd tensor(std::uint64_t addr, regs::dtype t, regs::layout l,
@@ -14679,8 +14869,13 @@ struct bm1688 {
   static perfai::decode_status decode_command(engine e, std::string_view cls, std::string_view op,
                                               std::span<const std::byte> cmd, tgcr_state& tg,
                                               regs::instruction& out) {
-    return perfai::decode(regs::bm1688::all_tables, cls, op, e, cmd, mem, tg, out);
+    const auto st = perfai::decode(regs::bm1688::all_tables, cls, op, e, cmd, mem, tg, out);
+    common::read_message(messages, out);
+    return st;
   }
+  /// Sync messages (tpu-mlir target_1688/opparam.py SYS_converter, sDMA_sys_converter):
+  /// TIU `imm` bits 0-6 id, 16-18 count; DMA `constant_value` bits 0-6 id, 8-14 count.
+  static constexpr common::msg_layout messages{{7, 0, 0, 16, 3}, {7, 0, 0, 8, 7}};
   /// Commands are packed back to back.
   static constexpr bool realigns_after(std::string_view) noexcept { return false; }
   /// The last command of a list (what follows is zero padding).
@@ -17187,8 +17382,14 @@ struct cv184x {
   static perfai::decode_status decode_command(engine e, std::string_view cls, std::string_view op,
                                               std::span<const std::byte> cmd, tgcr_state& tg,
                                               regs::instruction& out) {
-    return perfai::decode(regs::cv184x::all_tables, cls, op, e, cmd, mem, tg, out);
+    const auto st = perfai::decode(regs::cv184x::all_tables, cls, op, e, cmd, mem, tg, out);
+    common::read_message(messages, out);
+    return st;
   }
+  /// Sync messages (tpu-mlir target_cv184x/opparam.py): the 64-bit TIU SYS form has no `imm`
+  /// (the vendor's SYS_converter has its msg_id lines commented out), so TIU send / wait stay
+  /// undecoded; DMA `constant_value` bits 0-6 id, 8-14 count (sDMA_sys_converter).
+  static constexpr common::msg_layout messages{{}, {7, 0, 0, 8, 7}};
   /// Commands are packed back to back.
   static constexpr bool realigns_after(std::string_view) noexcept { return false; }
   /// The last command of a list (what follows is zero padding).
@@ -17254,51 +17455,6 @@ using all = chip_list<bm1684x, aks, aksv, bm1688, cv184x>;
 
 
 
-// ---- begin <tpuprof/command_dep.hpp>
-/// command_dep: what a hardware command waits for, as its descriptor says
-/// (cmd_id_dep, sync messages). Core vocabulary: decoders fill it from the chip's
-/// bit layout (chips/), algo::dependency_graph resolves it to events.
-
-
-
-namespace tpuprof {
-
-/// Role of a command in a message (send_msg / wait_msg, SDMA/CDMA sys send/wait).
-enum class sync_role : std::uint8_t { none = 0, send, wait };
-
-/// The dependency fields of one command's descriptor. Kept beside the events
-/// (engine_event stays 64 B): trace::dependency(e).
-struct command_dep {
-  /// This command's own id as other commands' wait_id name it (the descriptor's
-  /// cmd_id where it has one, e.g. BM1684X: PMU inst_id + 1; else the 1-based
-  /// command number the chip's ids count), modulo 2^id_bits.
-  std::uint32_t self_id = 0;
-  /// self_id of the command on `on` (same device and core) this one waits
-  /// for; 0 = none.
-  std::uint32_t wait_id = 0;
-  /// Message id of a send/wait sync command (role != none).
-  std::uint32_t msg_id = 0;
-  /// Engine whose command `wait_id` names.
-  engine on = engine::gdma;
-  /// Width of the id field: ids wrap at 2^id_bits (0 = not wrapped).
-  std::uint8_t id_bits = 0;
-  sync_role role = sync_role::none;
-  /// The descriptor was decoded: false means "no dependency data" (SG2260
-  /// modes 0/1, unmatched records), never "no dependency".
-  bool known = false;
-
-  constexpr bool waits() const noexcept { return known && wait_id != 0; }
-};
-
-/// Anything that tells the dependency fields of an event's command:
-/// `src.dependency(e)` (command_dep::known false when it cannot).
-template <class P>
-concept dependency_source = requires(const P& src, const engine_event& e) {
-  { src.dependency(e) } -> std::convertible_to<command_dep>;
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/command_dep.hpp>
 // ---- begin <tpuprof/decode/bmprofile/alignment.hpp>
 /// TIU↔GDMA alignment (§6.6): the two engines count cycles from different origins; a TIU
 /// command that waits on a GDMA command starts when that one ends, which gives the shift.
@@ -19668,6 +19824,8 @@ class bmprofile_decoder {
     d.wait_id = c->dep_id;
     d.on = e.engine == engine::tiu ? engine::gdma : engine::tiu;
     d.id_bits = static_cast<std::uint8_t>(Chip::id_width);
+    d.role = c->sync;  // send / wait: the chip's message layout (chips/)
+    d.msg_id = c->msg_id;
     return d;
   }
   /// Named address ranges for the memory charts: the local memory banks
@@ -22647,6 +22805,8 @@ class cdm_decoder {
     d.wait_id = c->dep_id;
     d.on = Chip::dep_engine(e.engine);
     d.id_bits = static_cast<std::uint8_t>(Chip::dep_id_bits);
+    d.role = c->sync;  // send / wait: the chip's message layout (chips/)
+    d.msg_id = c->msg_id;
     return d;
   }
 
@@ -28540,8 +28700,8 @@ inline float rate(std::uint64_t alg, std::uint64_t arch) noexcept {
 enum class tiu_kind : std::uint8_t { conv, add, maxpool, mm2, cast, sys_end };
 
 /// Writes one valid TIU descriptor for `k` (random plausible shapes, dtypes,
-/// local-memory operands) into the zeroed `d`; returns alg / arch ops as the
-/// vendor's opdef_1684x.py computes them.
+/// local-memory operands; conv channels and matmul rows multiples of the lanes) into the zeroed
+/// `d`; returns alg / arch ops as the vendor's opdef_1684x.py computes them.
 template <class Rnd>
 float write_tiu(tiu_kind k, std::byte* d, std::uint32_t id, std::uint32_t dep, Rnd&& rnd) {
   namespace R = regs::bm1684x;
@@ -28560,7 +28720,9 @@ float write_tiu(tiu_kind k, std::byte* d, std::uint32_t id, std::uint32_t dep, R
       static constexpr auto& T = R::s_conv;
       head(0, 0);
       const dt t = floats[rnd(0, 1)];
-      const std::uint64_t n = rnd(1, 2), ic = rnd(1, 128), oc = rnd(1, 128);
+      // Channels fill the lanes (a clean program wastes none; --inject lane-underuse
+      // makes the unaligned ones).
+      const std::uint64_t n = rnd(1, 2), ic = npu * rnd(1, 2), oc = npu * rnd(1, 2);
       const std::uint64_t kk = rnd(0, 1) ? 3 : 1, st = rnd(1, 2);
       const std::uint64_t oh = rnd(1, 16), ow = rnd(1, 32);
       const std::uint64_t ih = (oh - 1) * st + kk, iw = (ow - 1) * st + kk;
@@ -28670,7 +28832,8 @@ float write_tiu(tiu_kind k, std::byte* d, std::uint32_t id, std::uint32_t dep, R
       static constexpr auto& T = R::s_mm2;
       head(2, 4);
       const dt t = floats[rnd(0, 1)];
-      const std::uint64_t m = rnd(1, 256), kd = rnd(1, 512), nn = rnd(1, 256);
+      // Rows (the lanes' dimension) fill the lanes, as for conv channels.
+      const std::uint64_t m = npu * rnd(1, 4), kd = rnd(1, 512), nn = rnd(1, 256);
       put(d, fld(T, "res0_prec"), t.prec);
       put(d, fld(T, "opd0_prec"), t.prec);
       put(d, fld(T, "res0_c"), m);
@@ -30153,6 +30316,10 @@ struct gen_cmd {
   bool piece = false, waited = false;
   std::int64_t stall = 0;
   std::uint64_t lane_c = 0;
+  /// Sync messages (mode 2 images): the message id and count of a TIU send_msg / GDMA
+  /// sys_wait; `sync_idx` = the TIU send a GDMA wait waits for (-1 = none).
+  std::uint32_t msg = 0, msg_cnt = 0;
+  std::int64_t sync_idx = -1;
 };
 
 /// Per core: the commands of TIU, GDMA, SDMA and the alignment anchor.
@@ -30366,6 +30533,51 @@ inline void put_dep(std::vector<std::byte>& d, unsigned lo, std::uint64_t v) {
       d[(lo + i) / 8] |= static_cast<std::byte>(1u << ((lo + i) % 8));
 }
 
+/// Writes the message of sync command `g` (TIU `imm`, DMA `constant_value`) into image `d`,
+/// in the chip's layout (Chip::messages).
+template <class Chip>
+void put_message(std::vector<std::byte>& d, bool tiu, const gen_cmd& g) {
+  const regs::reg_table* t = tiu ? Chip::tiu_table(g.tsk, g.eu, false) : Chip::dma_table(g.tsk);
+  const auto i = t ? t->find(tiu ? "imm" : "constant_value") : std::nullopt;
+  if (!i) return;
+  const regs::reg_field f = t->fields[*i];
+  const std::uint64_t v =
+      chips::common::message_value(tiu ? Chip::messages.tiu : Chip::messages.dma, g.msg, g.msg_cnt);
+  for (unsigned k = 0; k < f.width && k < 64; ++k)
+    if ((v >> k) & 1 && (f.lo + k) / 8 < d.size())
+      d[(f.lo + k) / 8] |= static_cast<std::byte>(1u << ((f.lo + k) % 8));
+}
+
+/// Message ids of every core's sync commands: each GDMA sys_wait waits for one TIU send_msg of
+/// its core (--deps: the last one issued before it, which the schedule made it wait for;
+/// else the last one that ended before it began); sends of core c are numbered 1 + 32 c + (k
+/// mod 31) (ids unique across cores, fitting 8 bits, reused over time); a wait with no send
+/// gets id 0, which no send has. A send's count is the number of its waits, a wait's 1.
+inline void assign_messages(gen_state& gs) {
+  for (unsigned c = 0; c < gs.ncores; ++c) {
+    auto& tiu = gs.cores[c].eng[0];
+    std::vector<std::size_t> sends;
+    for (std::size_t i = 0; i < tiu.size(); ++i)
+      if (tiu[i].sys && !tiu[i].dropped && tiu[i].eu == 8) {
+        tiu[i].msg = 1 + 32 * c + static_cast<std::uint32_t>(sends.size() % 31);
+        sends.push_back(i);
+      }
+    for (auto& w : gs.cores[c].eng[1]) {
+      if (!w.sys || w.dropped || w.eu != 4) continue;
+      if (!gs.o.deps.enabled) {
+        w.sync_idx = -1;
+        for (std::size_t i : sends)
+          if (tiu[i].end <= w.start) w.sync_idx = static_cast<std::int64_t>(i);
+      }
+      w.msg_cnt = 1;
+      if (w.sync_idx < 0) continue;
+      auto& s = tiu[static_cast<std::size_t>(w.sync_idx)];
+      w.msg = s.msg;
+      ++s.msg_cnt;
+    }
+  }
+}
+
 /// Kernel functions and the DYN_DATA words (and mode-2 DYN_EXTRA images) of each core.
 template <class Chip>
 void write_dyn_streams(gen_state& gs) {
@@ -30463,6 +30675,7 @@ void write_dyn_streams(gen_state& gs) {
           img = cdm_images::write_tiu<Chip>(g.tsk, g.eu, g.dtype, img_rnd, g.lane_c).bytes;
           if (g.inj == fault::bank_conflict) cdm_images::conflict_bank<Chip>(img, g.tsk, g.eu);
           put_dep(img, 17, dep_field(cg, g));
+          if (g.sys) put_message<Chip>(img, true, g);
         } else if (r.eng == 3) {
           bit_image b(128);
           b.set(4, 4, g.tsk);
@@ -30483,6 +30696,7 @@ void write_dyn_streams(gen_state& gs) {
           }
           if (r.eng < 3) b.set(64, 21, dep_field(cg, g));
           img = b.bytes();
+          if (sys) put_message<Chip>(img, false, g);
         }
         extras[c].push_back(std::move(img));
       }
@@ -30548,6 +30762,7 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
     free[e] = next[e] > 0 ? v[next[e] - 1].end : cg.anchor;
   }
   std::array<std::int64_t, 3> last{-1, -1, -1};  // program index of each engine's last command
+  std::int64_t last_send = -1;                   // program index of the last TIU send_msg
   auto at_cmd = [&](std::int64_t i) -> gen_cmd& {
     const auto& [e, k] = at[static_cast<std::size_t>(i)];
     return cg.eng[e][k];
@@ -30580,6 +30795,12 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
       g.dep_eng = other;
       g.dep_idx = at[static_cast<std::size_t>(c.dep)].second;
     }
+    g.sync_idx = -1;
+    if (e == 1 && g.sys && g.eu == 4 && last_send >= 0) {  // a sys_wait waits for the send
+      c.dep = last_send;
+      g.sync_idx = static_cast<std::int64_t>(at[static_cast<std::size_t>(last_send)].second);
+    }
+    if (e == 0 && g.sys && g.eu == 8) last_send = static_cast<std::int64_t>(prog.size());
     last[e] = static_cast<std::int64_t>(prog.size());
     prog.push_back(c);
     at.emplace_back(e, next[e]++);
@@ -30996,6 +31217,7 @@ cdm_synth_result synthesize_cdm(cdm_synth_options o, inject_record* injected = n
   detail::draw_cdma_commands(gs);
   if (o.inject != fault::none) detail::inject_mark(gs, inj);
   detail::schedule_deps(gs);
+  detail::assign_messages(gs);
   if (injected) *injected = detail::inject_collect(gs);
   detail::write_dyn_streams<Chip>(gs);
   detail::order_sdma(gs);
@@ -31150,7 +31372,11 @@ namespace tpuprof::synth {
 struct indexed_options {
   std::uint64_t seed = 1;
   std::size_t layers = 100;  ///< per core: each 1-3 GDMA loads, 1-4 TIU ops, 0-1 store
-  unsigned cores = 1;        ///< 2 (BM1688): both start with send_msg + wait_msg
+  /// 2 (BM1688): both start with send_msg + wait_msg
+  unsigned cores = 1;
+  /// Several cores: barriers inside the network (send_msg / wait_msg with one reused message
+  /// id, synth/indexed/program.hpp). 0 keeps the dumps of before (the vendor-checked ones).
+  unsigned barriers = 0;
   /// Which 32-bit PMU counter wraps inside the run: 0 none, 1 TIU, 2 GDMA. The counters count
   /// one common ns time base in each engine's clock, so they wrap at different times.
   unsigned cycle_wrap = 0;
@@ -31259,12 +31485,13 @@ std::uint64_t lmem(unsigned bank, std::uint64_t off64) noexcept {
 /// Writes one TIU command of `o` (random plausible shapes and precisions); returns alg / uArch
 /// ops as the vendor computes them (1 for SYS).
 template <class Chip, class Rnd>
-float write_tiu(byte_sink& out, const tiu_op& o, std::uint32_t dep, unsigned msg, Rnd&& rnd) {
+float write_tiu(byte_sink& out, const tiu_op& o, std::uint32_t dep, std::uint64_t imm, Rnd&& rnd) {
   using L = indexed_layout<Chip>;
   const cmd_writer w = begin_cmd<L>(out, true, o.cls, o.op, dep);
   if (o.cls == "SYS") {
-    // Msg Id in imm bits 0-6, the send / wait count at 16-18 (BM1688; CV184X's SYS has no imm)
-    if (o.kind != tiu_kind::end && w.has("imm")) w.set("imm", msg | (std::uint64_t{2} << 16));
+    // send / wait: message id and count in the chip's layout (Chip::messages; CV184X's SYS
+    // form has no imm)
+    if (o.kind != tiu_kind::end && w.has("imm")) w.set("imm", imm);
     return 1.0f;
   }
   const unsigned prec = L::tiu_precs[rnd(0, L::tiu_precs.size() - 1)];
@@ -31414,13 +31641,18 @@ inline void layer_line(program& p, bool local, std::string_view type) {
              " layer_name=\n";
 }
 
-/// Appends TIU command `o` of core `c` at `begin` for `dur` ns, with its node line.
+/// Appends TIU command `o` of core `c` at `begin` for `dur` ns, with its node line; a send /
+/// wait carries message `msg` with count `cnt` and waits for no GDMA command.
 template <class Chip, class Rnd>
 void add_tiu(program& p, unsigned c, const tiu_op& o, std::uint64_t begin, std::uint64_t dur,
-             Rnd& rnd) {
+             Rnd& rnd, std::uint32_t msg = 0, std::uint32_t cnt = 0) {
   auto& k = p.cores[c];
-  const auto dep = static_cast<std::uint32_t>(k.gdma.size());
-  const float r = write_tiu<Chip>(k.tcmd, o, dep, 3 + c, rnd);
+  const bool sync = o.kind == tiu_kind::send || o.kind == tiu_kind::wait;
+  const auto dep = sync ? 0u : static_cast<std::uint32_t>(k.gdma.size());
+  std::uint64_t imm = 0;
+  if constexpr (requires { Chip::messages; })
+    imm = chips::common::message_value(Chip::messages.tiu, msg, cnt);
+  const float r = write_tiu<Chip>(k.tcmd, o, dep, imm, rnd);
   const bool end = o.kind == tiu_kind::end;
   k.tiu.push_back({begin, begin + dur, 0, direction::none, o.cls, o.op, end ? -1 : p.layer_id, r});
   k.tiu_free = begin + dur + 1;
@@ -31461,10 +31693,16 @@ void add_compute(program& p, unsigned c, std::uint64_t ready, Rnd& rnd) {
   ++p.layer_id;
 }
 
-/// Core `c`: firmware transfers, the barrier (several cores), the layers, the end commands and
-/// the firmware transfers after the network.
+/// Message ids of the barriers: the first (its sends belong to the previous run: the
+/// vendor drops a leading send record) and the ones inside the network (one id reused).
+inline constexpr std::uint32_t first_barrier_msg = 3, barrier_msg = 5;
+/// ns from the last send of a barrier to the waits it releases.
+inline constexpr std::uint64_t barrier_latency = 4;
+
+/// Core `c` up to its layers: firmware transfers, then (several cores) the first barrier:
+/// send, then wait for the other cores at barrier_ns.
 template <class Chip, class Rnd>
-void make_core(program& p, unsigned c, const indexed_options& o, Rnd& rnd) {
+void core_head(program& p, unsigned c, const indexed_options& o, Rnd& rnd) {
   using L = indexed_layout<Chip>;
   auto& k0 = p.cores[c];
   std::uint64_t t = rnd(0, 2000);
@@ -31476,11 +31714,17 @@ void make_core(program& p, unsigned c, const indexed_options& o, Rnd& rnd) {
   p.cores[c].gdma_free = t + rnd(1000, 5000);
   if (o.cores > 1) {  // send, then wait for the other cores
     layer_line(p, false, send_op.layer);
-    add_tiu<Chip>(p, c, send_op, barrier_ns - rnd(1500, 2500), rnd(20, 60), rnd);
-    add_tiu<Chip>(p, c, wait_op, barrier_ns, rnd(100, 2000), rnd);
+    add_tiu<Chip>(p, c, send_op, barrier_ns - rnd(1500, 2500), rnd(20, 60), rnd, first_barrier_msg,
+                  o.cores);
+    add_tiu<Chip>(p, c, wait_op, barrier_ns, rnd(100, 2000), rnd, first_barrier_msg, o.cores);
     ++p.layer_id;
   }
-  for (std::size_t i = 0; i < o.layers; ++i) {
+}
+
+/// Layers [from, to) of core `c`.
+template <class Chip, class Rnd>
+void core_layers(program& p, unsigned c, std::size_t from, std::size_t to, Rnd& rnd) {
+  for (std::size_t i = from; i < to; ++i) {
     const auto loads = rnd(1, 3);
     std::uint64_t ready = 0;
     for (std::uint64_t j = 0; j < loads; ++j) {
@@ -31490,6 +31734,35 @@ void make_core(program& p, unsigned c, const indexed_options& o, Rnd& rnd) {
     add_compute<Chip>(p, c, ready, rnd);
     if (rnd(0, 2) == 0) add_dma<Chip>(p, c, false, p.cores[c].tiu_free, rnd);
   }
+}
+
+/// A barrier of every core's TIU inside the network: each core sends `barrier_msg` (count:
+/// the cores' waits) when its TIU is free, all sends last equally long (so the last to begin
+/// is the last to end, the send every wait pairs with), and every wait begins
+/// barrier_latency after the last send ended.
+template <class Chip, class Rnd>
+void barrier(program& p, Rnd& rnd) {
+  const auto n = static_cast<std::uint32_t>(p.cores.size());
+  const std::uint64_t dur = rnd(20, 60);
+  std::vector<std::uint64_t> begin(n);
+  std::uint64_t release = 0;
+  for (unsigned c = 0; c < n; ++c) {
+    begin[c] = p.cores[c].tiu_free + rnd(0, 30);
+    while (std::find(begin.begin(), begin.begin() + c, begin[c]) != begin.begin() + c) ++begin[c];
+    release = std::max(release, begin[c] + dur + barrier_latency);
+  }
+  for (unsigned c = 0; c < n; ++c) {
+    layer_line(p, false, send_op.layer);
+    add_tiu<Chip>(p, c, send_op, begin[c], dur, rnd, barrier_msg, n);
+    add_tiu<Chip>(p, c, wait_op, release, rnd(20, 60), rnd, barrier_msg, n);
+    ++p.layer_id;
+  }
+}
+
+/// Core `c` after its layers: the end commands and the firmware transfers after the network.
+template <class Chip, class Rnd>
+void core_tail(program& p, unsigned c, Rnd& rnd) {
+  using L = indexed_layout<Chip>;
   auto& k = p.cores[c];
   const std::uint64_t end = std::max(k.tiu_free, k.gdma_free) + rnd(10, 100);
   add_tiu<Chip>(p, c, end_op, end, rnd(8, 20), rnd);
@@ -31516,7 +31789,22 @@ program make_program(const indexed_options& o, Rnd& rnd) {
       "\n[bmprofile] net_name=synthetic_net\n[bmprofile] tpu_freq=" + std::string(L::tpu_freq) +
       "\n[bmprofile] is_mlir=1\n...Start Profile Log...\n"
       "[bmprofile] start to run subnet_id=0\n";
-  for (unsigned c = 0; c < o.cores; ++c) make_core<Chip>(p, c, o, rnd);
+  if (o.cores == 1 || o.barriers == 0) {  // each core in one pass (the dumps of before)
+    for (unsigned c = 0; c < o.cores; ++c) {
+      core_head<Chip>(p, c, o, rnd);
+      core_layers<Chip>(p, c, 0, o.layers, rnd);
+      core_tail<Chip>(p, c, rnd);
+    }
+  } else {  // layer slices of every core, a barrier between two slices
+    for (unsigned c = 0; c < o.cores; ++c) core_head<Chip>(p, c, o, rnd);
+    const std::size_t n = o.barriers + 1;
+    for (std::size_t s = 0; s < n; ++s) {
+      if (s > 0) barrier<Chip>(p, rnd);
+      for (unsigned c = 0; c < o.cores; ++c)
+        core_layers<Chip>(p, c, o.layers * s / n, o.layers * (s + 1) / n, rnd);
+    }
+    for (unsigned c = 0; c < o.cores; ++c) core_tail<Chip>(p, c, rnd);
+  }
   p.lines += "[bmprofile] end to run subnet_id=0\n[bmprofile] core_list=";
   for (unsigned c = 0; c < o.cores; ++c) p.lines += std::to_string(c) + ",";
   p.lines +=

@@ -18,7 +18,7 @@ using namespace tpuprof;
 
 namespace {
 
-bool same(const engine_event& a, const engine_event& b) {
+bool same_event(const engine_event& a, const engine_event& b) {
   return std::memcmp(&a, &b, sizeof a) == 0;  // bit for bit, NaN uarch rates included
 }
 
@@ -27,7 +27,7 @@ std::size_t differing(const A& a, const B& b) {
   std::vector<engine_event> x(a.begin(), a.end()), y(b.begin(), b.end());
   if (x.size() != y.size()) return std::max(x.size(), y.size());
   std::size_t n = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) n += !same(x[i], y[i]);
+  for (std::size_t i = 0; i < x.size(); ++i) n += !same_event(x[i], y[i]);
   return n;
 }
 

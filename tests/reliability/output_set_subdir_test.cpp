@@ -14,11 +14,11 @@ namespace fs = std::filesystem;
 using tpuprof::io::output_set;
 
 namespace {
-std::string read(const fs::path& p) {
+std::string read_text(const fs::path& p) {
   std::ifstream in(p);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
-void write(output_set& s, const std::string& name, const std::string& text) {
+void write_staged(output_set& s, const std::string& name, const std::string& text) {
   tpuprof::io::atomic_file f(s.stage(name));
   f.write(text);
   f.commit();
@@ -30,25 +30,25 @@ TEST_CASE("output_set: a file in a subdirectory is staged, committed and recover
   fs::remove_all(dir);
   {
     output_set s(dir);
-    write(s, "summary.txt", "a");
-    write(s, "PerfDoc/out.xlsx", "book");
+    write_staged(s, "summary.txt", "a");
+    write_staged(s, "PerfDoc/out.xlsx", "book");
     s.commit();
   }
-  CHECK(read(dir / "PerfDoc/out.xlsx") == "book");
-  CHECK(read(dir / "summary.txt") == "a");
+  CHECK(read_text(dir / "PerfDoc/out.xlsx") == "book");
+  CHECK(read_text(dir / "summary.txt") == "a");
   // killed after the journal, before the moves: the next run finishes the set
   fs::remove_all(dir / "PerfDoc");
   try {
     output_set s(dir, [](std::string_view st) { return st == "committed"; });
-    write(s, "summary.txt", "b");
-    write(s, "PerfDoc/out.xlsx", "book2");
+    write_staged(s, "summary.txt", "b");
+    write_staged(s, "PerfDoc/out.xlsx", "book2");
     s.commit();
   } catch (const output_set::killed&) {
   }
   CHECK(!fs::exists(dir / "PerfDoc/out.xlsx"));
   output_set::recover(dir);
-  CHECK(read(dir / "PerfDoc/out.xlsx") == "book2");
-  CHECK(read(dir / "summary.txt") == "b");
+  CHECK(read_text(dir / "PerfDoc/out.xlsx") == "book2");
+  CHECK(read_text(dir / "summary.txt") == "b");
   // a journal naming ../ (written by hand) moves nothing out of the directory
   const auto stage = dir / ".tpuprof-staging.00ab";
   fs::create_directories(stage);

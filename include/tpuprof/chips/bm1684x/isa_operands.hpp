@@ -305,7 +305,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
 /// Field access shorthand for the converters.
 struct regs_of {
   reg_view v;
-  constexpr std::uint64_t operator()(regs::field_key n) const noexcept { return v.get(n); }
+  constexpr std::uint64_t operator()(std::string_view n) const noexcept { return v.get(n); }
 };
 
 constexpr std::uint64_t or3(std::uint64_t a, std::uint64_t b, std::uint64_t c) noexcept {

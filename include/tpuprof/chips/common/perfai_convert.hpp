@@ -52,8 +52,8 @@ namespace detail {
 
 struct regs_of {
   regs::reg_view v;
-  std::uint64_t operator()(regs::field_key n) const noexcept { return v.get(n); }
-  std::int64_t s(regs::field_key n) const noexcept { return static_cast<std::int64_t>(v.get(n)); }
+  std::uint64_t operator()(std::string_view n) const noexcept { return v.get(n); }
+  std::int64_t s(std::string_view n) const noexcept { return static_cast<std::int64_t>(v.get(n)); }
 };
 
 inline opd tensor(std::uint64_t addr, regs::dtype t, regs::layout l,
