@@ -771,42 +771,12 @@ float ops_ratio(const std::optional<A>& alg, const std::optional<B>& arch) noexc
 
 namespace tpuprof::regs {
 
-/// FNV-1a of a field name. Tables index their fields by it, so a lookup by name is a probe
-/// and one name compare, not a scan of string compares (those were ~40 % of a BM1688 decode
-/// and most of fuzz_bmprofile's time, issue #17).
-constexpr std::uint32_t name_hash(std::string_view s) noexcept {
-  std::uint32_t h = 2166136261u;
-  for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-  return h;
-}
-
 /// One field of a command descriptor. Bit k of a command is bit (k mod 8) of
 /// its byte k/8 (little-endian, LSB first), as the vendor tools read it.
 struct reg_field {
   std::string_view name;
   std::uint16_t lo = 0;    ///< first bit
   std::uint8_t width = 0;  ///< 1..64
-  std::uint32_t hash = 0;  ///< name_hash(name), computed with the (constexpr) table
-
-  constexpr reg_field() noexcept = default;
-  constexpr reg_field(std::string_view n, std::uint16_t l, std::uint8_t w) noexcept
-      : name(n), lo(l), width(w), hash(name_hash(n)) {}
-};
-
-/// A field name with its hash: hashed at compile time for a string literal (the converters'
-/// `r("res0_c")`), at run time for a name built at run time.
-struct field_key {
-  std::string_view name;
-  std::uint32_t hash = 0;
-
-  template <std::size_t N>
-  consteval field_key(const char (&s)[N]) noexcept  // NOLINT(google-explicit-constructor)
-      : name(s, N - 1), hash(name_hash(name)) {}
-  /// Anything that converts to a string_view (std::string, const char*, string_view).
-  template <class S>
-    requires(!std::is_array_v<S> && std::is_convertible_v<const S&, std::string_view>)
-  constexpr field_key(const S& s) noexcept  // NOLINT(google-explicit-constructor)
-      : name(s), hash(name_hash(name)) {}
 };
 
 /// The layout of one command form (a sheet of the vendor's register spreadsheet).
@@ -814,35 +784,12 @@ struct reg_table {
   std::string_view sheet;             ///< vendor sheet name, e.g. "sAR", "DMA_tensor（0x000）"
   std::span<const reg_field> fields;  ///< in bit order
   unsigned bits = 0;                  ///< command length in bits
-  /// Open-addressing index of `fields` by name hash (field index + 1; 0 = empty), built when
-  /// the (constexpr) table is: a lookup by name costs a probe or two, not a scan of the fields.
-  std::array<std::uint8_t, 256> slots{};
-
-  constexpr reg_table() noexcept = default;
-  /// The largest table has 88 fields: the index is at most 1/3 full. A table of more than 255
-  /// fields (none) is not indexed and find() scans it.
-  constexpr reg_table(std::string_view s, std::span<const reg_field> f, unsigned b) noexcept
-      : sheet(s), fields(f), bits(b) {
-    if (fields.size() > 255) return;
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-      std::size_t k = fields[i].hash % slots.size();
-      while (slots[k] != 0) k = (k + 1) % slots.size();
-      slots[k] = static_cast<std::uint8_t>(i + 1);
-    }
-  }
 
   constexpr unsigned bytes() const noexcept { return (bits + 7) / 8; }
   /// Index of a field by name; nullopt when this form has no such field.
-  constexpr std::optional<std::size_t> find(field_key key) const noexcept {
-    if (fields.size() > 255) {
-      for (std::size_t i = 0; i < fields.size(); ++i)
-        if (fields[i].hash == key.hash && fields[i].name == key.name) return i;
-      return std::nullopt;
-    }
-    for (std::size_t k = key.hash % slots.size(); slots[k] != 0; k = (k + 1) % slots.size()) {
-      const std::size_t i = slots[k] - 1u;
-      if (fields[i].hash == key.hash && fields[i].name == key.name) return i;
-    }
+  constexpr std::optional<std::size_t> find(std::string_view name) const noexcept {
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      if (fields[i].name == name) return i;
     return std::nullopt;
   }
 };
@@ -885,18 +832,18 @@ class reg_view {
 
   constexpr const reg_table* table() const noexcept { return table_; }
   constexpr std::span<const std::byte> data() const noexcept { return data_; }
-  constexpr bool has(field_key name) const noexcept {
+  constexpr bool has(std::string_view name) const noexcept {
     return table_ && table_->find(name).has_value();
   }
   /// Field value; 0 when the form has no such field (see has()).
-  constexpr std::uint64_t get(field_key name) const noexcept {
+  constexpr std::uint64_t get(std::string_view name) const noexcept {
     if (!table_) return 0;
     auto i = table_->find(name);
     if (!i) return 0;
     const auto& f = table_->fields[*i];
     return read_bits(data_, f.lo, f.width);
   }
-  constexpr std::uint64_t operator[](field_key name) const noexcept { return get(name); }
+  constexpr std::uint64_t operator[](std::string_view name) const noexcept { return get(name); }
 
  private:
   const reg_table* table_ = nullptr;
@@ -8954,7 +8901,7 @@ inline mem_operand mem_record(const tensor_ref& t, bool write, std::uint8_t inde
 /// Field access shorthand for the converters.
 struct regs_of {
   reg_view v;
-  constexpr std::uint64_t operator()(regs::field_key n) const noexcept { return v.get(n); }
+  constexpr std::uint64_t operator()(std::string_view n) const noexcept { return v.get(n); }
 };
 
 constexpr std::uint64_t or3(std::uint64_t a, std::uint64_t b, std::uint64_t c) noexcept {
@@ -14283,8 +14230,8 @@ namespace detail {
 
 struct regs_of {
   regs::reg_view v;
-  std::uint64_t operator()(regs::field_key n) const noexcept { return v.get(n); }
-  std::int64_t s(regs::field_key n) const noexcept { return static_cast<std::int64_t>(v.get(n)); }
+  std::uint64_t operator()(std::string_view n) const noexcept { return v.get(n); }
+  std::int64_t s(std::string_view n) const noexcept { return static_cast<std::int64_t>(v.get(n)); }
 };
 
 inline opd tensor(std::uint64_t addr, regs::dtype t, regs::layout l,
