@@ -26,14 +26,20 @@ echo "== room sizes: files <= 600 lines, functions <= 150 lines (tools/check_siz
 python3 tools/check_sizes.py --allowlist tools/size_allowlist.txt
 
 echo "== compile-time budget: umbrella <= 2x fmt + range-v3 in compiled mode (tools/compile_budget.sh)"
-tools/compile_budget.sh --runs 1  # GGC totals are the same every run: one is enough
+if [[ ${CI:-} == true ]]; then
+  # GGC totals are the same every run: one is enough; CI measures the gated umbrella only.
+  tools/compile_budget.sh --runs 1 tpuprof/tpuprof.hpp
+else
+  tools/compile_budget.sh --runs 1
+fi
 
 if [[ ${CI:-} == true ]]; then
   # CI has 2 cores and 30 minutes: the release build (-O3 warnings) of the CLI
   # only; the examples build in the test build, and the benchmarks build and
   # smoke-run everywhere else.
   echo "== release build (CLI at build/bin/tpuprof; examples and benchmarks skipped in CI)"
-  cmake --preset release -DTPUPROF_BUILD_BENCH=OFF
+  # In unity batches of 4 files (CMake's UNITY_BUILD): 160 s instead of 218 s on 2 cores.
+  cmake --preset release -DTPUPROF_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=4
   cmake --build --preset release --target tpuprof_cli
 else
   echo "== release build (CLI at build/bin/tpuprof, benchmarks)"

@@ -98,6 +98,8 @@ std::string json_num(double v);
 std::string num(double v, int prec = 3);
 /// num() for JSON: the same digits, but NaN and infinities are null.
 std::string json_fixed(double v, int prec = 3);
+/// Engine name as the JSON keys spell it ("tiu", "gdma", ...).
+std::string json_engine(tpuprof::engine e);
 /// Op name of `e`, "unknown" when it has none.
 std::string op_text(const tpuprof::trace_info& i, const tpuprof::engine_event& e);
 /// --by value of group and diff; throws std::invalid_argument.

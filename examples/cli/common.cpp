@@ -99,6 +99,12 @@ std::string num(double v, int prec) {
   return fmt::format("{:.{}f}", v, prec);
 }
 
+std::string json_engine(tpuprof::engine e) {
+  std::string s(tpuprof::name(e));
+  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
+}
+
 std::string json_fixed(double v, int prec) {
   return std::isfinite(v) ? num(v, prec) : "null";
 }

@@ -28,13 +28,6 @@ using namespace tpuprof;
 namespace cli {
 namespace {
 
-/// Engine name as the JSON keys spell it ("tiu", "gdma", ...).
-std::string json_engine(engine e) {
-  std::string s(name(e));
-  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return s;
-}
-
 struct critical_path_options {
   std::string format = "table";
   std::size_t limit = 30;

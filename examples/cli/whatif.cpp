@@ -21,13 +21,6 @@ using namespace tpuprof;
 namespace cli {
 namespace {
 
-/// Engine name as the JSON keys spell it ("tiu", "gdma", ...).
-std::string json_engine(engine e) {
-  std::string s(name(e));
-  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return s;
-}
-
 struct whatif_options {
   std::vector<std::string> scale;
   std::string format = "table";

@@ -91,7 +91,7 @@ TEST_CASE("sync messages: BM1688 and CV184X layouts (tpu-mlir target_1688 / targ
   CHECK(ins.msg_id == 0x7F);
   CHECK(ins.msg_count == 4);
   // CV184X: the 64-bit TIU SYS form has no imm: role not decoded
-  auto c = tiu_sys(8, 0x45, 8);
+  auto c = image(8).set(41, 4, 15).set(45, 5, 8);
   chips::cv184x::decode_command(engine::tiu, "SYS", "system.send_msg", c.d, tg, ins);
   CHECK(ins.sync == sync_role::none);
   // its DMA sys does (cmd_type 32-36, sp 37-39)
