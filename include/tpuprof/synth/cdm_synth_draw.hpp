@@ -303,11 +303,15 @@ inline std::uint64_t dep_field(const core_gen& cg, const gen_cmd& g) {
   const auto& a = cg.eng[g.dep_eng][g.dep_idx];
   return (std::uint64_t{1} << 20) | ((a.id + 1) & 0xFFFFF);
 }
-/// ORs a 21-bit field at bit `lo` into a little-endian image.
-inline void put_dep(std::vector<std::byte>& d, unsigned lo, std::uint64_t v) {
-  for (unsigned i = 0; i < 21; ++i)
+/// ORs the low `width` bits of `v` at bit `lo` into a little-endian image.
+inline void put_bits(std::vector<std::byte>& d, unsigned lo, unsigned width, std::uint64_t v) {
+  for (unsigned i = 0; i < width && i < 64; ++i)
     if ((v >> i) & 1 && (lo + i) / 8 < d.size())
       d[(lo + i) / 8] |= static_cast<std::byte>(1u << ((lo + i) % 8));
+}
+/// The 21-bit dependency field (dep_field()) at bit `lo`.
+inline void put_dep(std::vector<std::byte>& d, unsigned lo, std::uint64_t v) {
+  put_bits(d, lo, 21, v);
 }
 
 /// Writes the message of sync command `g` (TIU `imm`, DMA `constant_value`) into image `d`,
@@ -320,9 +324,7 @@ void put_message(std::vector<std::byte>& d, bool tiu, const gen_cmd& g) {
   const regs::reg_field f = t->fields[*i];
   const std::uint64_t v =
       chips::common::message_value(tiu ? Chip::messages.tiu : Chip::messages.dma, g.msg, g.msg_cnt);
-  for (unsigned k = 0; k < f.width && k < 64; ++k)
-    if ((v >> k) & 1 && (f.lo + k) / 8 < d.size())
-      d[(f.lo + k) / 8] |= static_cast<std::byte>(1u << ((f.lo + k) % 8));
+  put_bits(d, f.lo, f.width, v);
 }
 
 /// Message ids of every core's sync commands: each GDMA sys_wait waits for one TIU send_msg of
