@@ -133,5 +133,7 @@ TEST_CASE("dependency_graph: the linear-time order equals the heap merge") {
   REQUIRE(tracks.size() == 6);
   double t0 = e[0].begin_ns, t1 = e[0].end_ns;
   for (const auto& v : e) t0 = std::min(t0, v.begin_ns), t1 = std::max(t1, v.end_ns);
-  CHECK(algo::detail::topo_order(e, tracks, true, t0, t1) == algo::detail::merge_order(e, tracks));
+  std::vector<algo::node_times> t;
+  for (const auto& v : e) t.push_back({v.begin_ns, v.end_ns});
+  CHECK(algo::detail::topo_order(t, tracks, true, t0, t1) == algo::detail::merge_order(t, tracks));
 }

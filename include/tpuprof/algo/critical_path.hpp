@@ -68,11 +68,11 @@ void for_each_pred(const dependency_graph& g, std::uint32_t n, F&& f) {
   if (const auto s = g.usable_sync(n); s != no_node) f(s, edge_kind::sync);
 }
 
-/// The measured times of the graph's events, read in place (no copy).
+/// The measured times of the graph's events (its packed copy of them).
 struct measured_times {
-  std::span<const engine_event> ev;
-  double begin(std::uint32_t i) const noexcept { return ev[i].begin_ns; }
-  double end(std::uint32_t i) const noexcept { return ev[i].end_ns; }
+  std::span<const node_times> t;
+  double begin(std::uint32_t i) const noexcept { return t[i].begin; }
+  double end(std::uint32_t i) const noexcept { return t[i].end; }
 };
 /// The times of a replayed schedule.
 struct schedule_times {
@@ -143,11 +143,11 @@ struct lag_model {
   const dependency_graph* g;
   const critical_path_result* r;
   double operator()(std::uint32_t p, std::uint32_t n, edge_kind) const {
-    const auto& ev = g->events;
+    const auto& t = g->time;
     const std::uint32_t b = r->binding[n];
-    const double lat = ev[n].begin_ns - ev[p].end_ns;
+    const double lat = t[n].begin - t[p].end;
     if (p == b) return lat;
-    const double bind_lat = b == no_node ? 0 : ev[n].begin_ns - ev[b].end_ns;
+    const double bind_lat = b == no_node ? 0 : t[n].begin - t[b].end;
     return std::min(lat, std::max(bind_lat, 0.0));
   }
 };
@@ -157,18 +157,18 @@ struct lag_model {
 /// Each node's slack is final when it is reached (its successors come later in
 /// `order`); it is kept as slack, not as a latest end, to save a pass.
 inline std::vector<double> slack(const dependency_graph& g, const critical_path_result& r) {
-  const auto& ev = g.events;
+  const auto& t = g.time;
   std::vector<double> sl(g.size(), std::numeric_limits<double>::infinity());
   for (auto it = g.order.rbegin(); it != g.order.rend(); ++it) {
     const std::uint32_t n = *it;
-    const double begin = ev[n].begin_ns, end = ev[n].end_ns;
+    const double begin = t[n].begin, end = t[n].end;
     sl[n] = std::min(sl[n], r.end_ns - end);
     const double late_begin = sl[n] + begin;  // latest begin: latest end - duration
     const std::uint32_t b = r.binding[n];
     if (b == no_node) continue;
-    const double cap = std::max(begin - ev[b].end_ns, 0.0);
+    const double cap = std::max(begin - t[b].end, 0.0);
     for_each_pred(g, n, [&](std::uint32_t p, edge_kind) {
-      const double pend = ev[p].end_ns, lat = begin - pend;
+      const double pend = t[p].end, lat = begin - pend;
       const double lag = p == b ? lat : std::min(lat, cap);
       sl[p] = std::min(sl[p], late_begin - lag - pend);
     });
@@ -181,7 +181,7 @@ inline std::vector<double> slack(const dependency_graph& g, const critical_path_
 /// The critical path of the measured schedule, with slack per command.
 inline critical_path_result critical_path(const dependency_graph& g) {
   critical_path_result r;
-  const detail::measured_times s{g.events};
+  const detail::measured_times s{g.time};
   std::uint32_t last = 0;
   detail::bind(
       g, s, [](std::uint32_t, std::uint32_t, edge_kind) { return 0.0; }, r, last);

@@ -61,12 +61,12 @@ inline idle_interval classify_gap(const dependency_graph& g, std::uint32_t n, do
     return iv;
   }
   double late = a;  // a wait that ended inside the gap explains it
-  if (const auto d = g.usable_dep(n); d != no_node && g.events[d].end_ns > late) {
-    late = g.events[d].end_ns;
+  if (const auto d = g.usable_dep(n); d != no_node && g.time[d].end > late) {
+    late = g.time[d].end;
     iv.cause = idle_cause::dependency;
     iv.on = d;
   }
-  if (const auto s = g.usable_sync(n); s != no_node && g.events[s].end_ns > late) {
+  if (const auto s = g.usable_sync(n); s != no_node && g.time[s].end > late) {
     iv.cause = idle_cause::sync;
     iv.on = s;
   }
@@ -84,12 +84,19 @@ inline idle_interval classify_gap(const dependency_graph& g, std::uint32_t n, do
 /// command with dependency data.
 inline std::vector<queue_idle> idle_causes(const dependency_graph& g) {
   std::vector<queue_idle> out;
-  const auto ev = g.events;
-  const auto tracks = detail::track_ranges(ev);
+  const auto& t = g.time;
+  // Tracks from the engine-order links (a track starts where a node has no
+  // same-track predecessor): 4 bytes per node read, not a 64-byte event.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> tracks;
+  for (std::uint32_t i = 0; i < g.size(); ++i)
+    if (g.prev[i] == no_node)
+      tracks.emplace_back(i, i + 1);
+    else
+      tracks.back().second = i + 1;
   out.reserve(tracks.size());
   for (const auto& [b, e] : tracks) {
     queue_idle q;
-    q.track = track_of(ev[b]);
+    q.track = track_of(g.events[b]);
     q.intervals.reserve(e - b + 1);  // at most one per command and the tail: pages stay untouched
     auto add = [&](const idle_interval& iv) {
       if (!(iv.end_ns > iv.begin_ns)) return;
@@ -106,13 +113,13 @@ inline std::vector<queue_idle> idle_causes(const dependency_graph& g) {
       if (g.state[i] & dependency_graph::known) last_known = i;
     double covered = g.begin_ns;  // end of the union of the commands so far
     for (std::uint32_t i = b; i < e; ++i) {
-      if (ev[i].begin_ns > covered) {
+      if (t[i].begin > covered) {
         if (i == b || (last_known != e && i > last_known))
-          add({covered, ev[i].begin_ns, idle_cause::edge, i, no_node});
+          add({covered, t[i].begin, idle_cause::edge, i, no_node});
         else
-          add(detail::classify_gap(g, i, covered, ev[i].begin_ns));
+          add(detail::classify_gap(g, i, covered, t[i].begin));
       }
-      covered = std::max(covered, ev[i].end_ns);
+      covered = std::max(covered, t[i].end);
     }
     add({covered, g.end_ns, idle_cause::edge, no_node, no_node});
     out.push_back(std::move(q));
