@@ -32041,6 +32041,13 @@ struct dependency_counts {
   std::uint64_t backward = 0;
 };
 
+/// Begin and end of one node, packed: the passes that jump between tracks (time
+/// order, dependencies, slack) read 16 bytes per node instead of a 64-byte
+/// event, so a million nodes fit in the last-level cache.
+struct node_times {
+  double begin = 0, end = 0;
+};
+
 /// The graph over `events` (index = position in the span given to
 /// build_dependency_graph; the caller keeps the events alive).
 struct dependency_graph {
@@ -32049,6 +32056,7 @@ struct dependency_graph {
   std::vector<std::uint32_t> dep;   ///< the event cmd_id_dep names, or no_node
   std::vector<std::uint32_t> sync;  ///< the send a wait pairs with, or no_node
   std::vector<std::uint8_t> state;  ///< per node: the flags below
+  std::vector<node_times> time;     ///< per node: begin_ns and end_ns of its event
   /// Nodes in an order where every usable edge goes forward (begin time, then index).
   std::vector<std::uint32_t> order;
   dependency_counts counts;
@@ -32094,7 +32102,7 @@ inline std::vector<std::pair<std::uint32_t, std::uint32_t>> track_ranges(
 /// track keeps its own order). A binary heap of the tracks' next events whose
 /// top is replaced in place, and runs of one track drained without the heap.
 inline std::vector<std::uint32_t> merge_order(
-    std::span<const engine_event> ev,
+    std::span<const node_times> ev,
     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& tracks) {
   std::vector<std::uint32_t> out;
   out.reserve(ev.size());
@@ -32108,7 +32116,7 @@ inline std::vector<std::uint32_t> merge_order(
   h.reserve(tracks.size());
   for (std::uint32_t k = 0; k < tracks.size(); ++k) {
     at[k] = tracks[k].first;
-    h.push_back({ev[at[k]].begin_ns, k});
+    h.push_back({ev[at[k]].begin, k});
   }
   auto sift = [&](std::size_t i) {
     const head x = h[i];
@@ -32127,9 +32135,9 @@ inline std::vector<std::uint32_t> merge_order(
     if (h.size() > 2) next = std::min(next, h[2].t);
     const std::uint32_t end = tracks[k].second;
     do out.push_back(at[k]++);
-    while (at[k] < end && ev[at[k]].begin_ns < next);
+    while (at[k] < end && ev[at[k]].begin < next);
     if (at[k] < end) {
-      h[0].t = ev[at[k]].begin_ns;
+      h[0].t = ev[at[k]].begin;
     } else {
       h[0] = h.back();
       h.pop_back();
@@ -32144,7 +32152,7 @@ inline std::vector<std::uint32_t> merge_order(
 /// events into about one time bucket each, in index order (so by track, then
 /// position), then a stable sort by begin within each bucket.
 inline std::vector<std::uint32_t> topo_order(
-    std::span<const engine_event> ev,
+    std::span<const node_times> ev,
     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& tracks, bool sorted, double t0,
     double t1) {
   const std::size_t n = ev.size();
@@ -32153,7 +32161,7 @@ inline std::vector<std::uint32_t> topo_order(
   const double scale = t1 > t0 ? static_cast<double>(n - 1) / (t1 - t0) : 0.0;
   std::vector<std::uint32_t> bucket(n), start(n + 1, 0), out(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const auto b = static_cast<std::uint32_t>((ev[i].begin_ns - t0) * scale);
+    const auto b = static_cast<std::uint32_t>((ev[i].begin - t0) * scale);
     bucket[i] = std::min<std::uint32_t>(b, static_cast<std::uint32_t>(n - 1));
     ++start[bucket[i] + 1];
   }
@@ -32164,7 +32172,7 @@ inline std::vector<std::uint32_t> topo_order(
   for (std::uint32_t i = static_cast<std::uint32_t>(n); i-- > 0;) out[--start[bucket[i] + 1]] = i;
   for (std::size_t b = 0; b < n; ++b) start[b] = start[b + 1];
   start[n] = static_cast<std::uint32_t>(n);
-  auto by_begin = [&](std::uint32_t a, std::uint32_t b) { return ev[a].begin_ns < ev[b].begin_ns; };
+  auto by_begin = [&](std::uint32_t a, std::uint32_t b) { return ev[a].begin < ev[b].begin; };
   for (std::size_t b = 0; b < n; ++b) {
     const auto first = out.begin() + start[b], last = out.begin() + start[b + 1];
     if (last - first < 2) continue;
@@ -32215,7 +32223,7 @@ inline std::vector<track_ids> index_ids(
 /// The node of `t` whose self id is `id`: of several, the last that began no
 /// later than `n`, else the first (ids wrap, and restart per subnet or iteration).
 inline std::uint32_t find_id(const track_ids& t, std::uint32_t id, std::uint32_t mask,
-                             std::span<const engine_event> ev, std::uint32_t n, std::size_t& hint) {
+                             std::span<const node_times> ev, std::uint32_t n, std::size_t& hint) {
   if (t.dense) {
     const std::uint32_t off = (id - t.first) & mask;
     return off < t.e - t.b ? t.b + off : no_node;
@@ -32229,7 +32237,7 @@ inline std::uint32_t find_id(const track_ids& t, std::uint32_t id, std::uint32_t
   hint = static_cast<std::size_t>(lo - v.begin());
   std::uint32_t found = no_node;
   for (; lo != v.end() && lo->first == id; ++lo)
-    if (found == no_node || ev[lo->second].begin_ns <= ev[n].begin_ns) found = lo->second;
+    if (found == no_node || ev[lo->second].begin <= ev[n].begin) found = lo->second;
   return found;
 }
 
@@ -32273,7 +32281,7 @@ inline void resolve_ids(dependency_graph& g, std::span<const command_dep> deps,
       hint = 0;
     }
     const std::uint32_t found =
-        last ? find_id(*last, d.wait_id & mask, mask, ev, n, hint) : no_node;
+        last ? find_id(*last, d.wait_id & mask, mask, g.time, n, hint) : no_node;
     if (found == n) {
       g.state[n] |= dependency_graph::dep_unused;
       ++g.counts.self_waits;
@@ -32286,10 +32294,11 @@ inline void resolve_ids(dependency_graph& g, std::span<const command_dep> deps,
     }
     g.dep[n] = found;
     ++g.counts.resolved;
-    if (ev[n].begin_ns < ev[found].end_ns) {
+    const auto& t = g.time;
+    if (t[n].begin < t[found].end) {
       g.state[n] |= dependency_graph::violated;
       ++g.counts.violations;
-    } else if (!(ev[found].begin_ns < ev[n].begin_ns)) {
+    } else if (!(t[found].begin < t[n].begin)) {
       check.push_back(n);  // a zero-duration command at the waiter's begin
     }
   }
@@ -32373,6 +32382,7 @@ inline dependency_graph build_dependency_graph(std::span<const engine_event> eve
   g.sync.assign(n, no_node);
   g.state.assign(n, 0);
   if (n == 0) return g;
+  g.time.reserve(n);
   // One pass: the tracks, engine order, the span, and whether every track is
   // sorted by (finite) begin time: then begin < begin proves an edge's direction.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> tracks;
@@ -32383,6 +32393,7 @@ inline dependency_graph build_dependency_graph(std::span<const engine_event> eve
   for (std::uint32_t i = 0; i < n; ++i) {
     const engine_event& e = events[i];
     const std::uint32_t k = track_of(e).packed();
+    g.time.push_back({e.begin_ns, e.end_ns});
     sorted = sorted && std::isfinite(e.begin_ns);
     if (i == 0 || k != key) {
       tracks.emplace_back(i, i + 1);
@@ -32395,7 +32406,7 @@ inline dependency_graph build_dependency_graph(std::span<const engine_event> eve
     g.begin_ns = std::min(g.begin_ns, e.begin_ns);
     g.end_ns = std::max(g.end_ns, e.end_ns);
   }
-  g.order = detail::topo_order(events, tracks, sorted, g.begin_ns, g.end_ns);
+  g.order = detail::topo_order(g.time, tracks, sorted, g.begin_ns, g.end_ns);
   if (deps.size() == n) {
     std::vector<std::uint32_t> check;
     detail::resolve_ids(g, deps, tracks, check);
@@ -32478,12 +32489,12 @@ inline idle_interval classify_gap(const dependency_graph& g, std::uint32_t n, do
     return iv;
   }
   double late = a;  // a wait that ended inside the gap explains it
-  if (const auto d = g.usable_dep(n); d != no_node && g.events[d].end_ns > late) {
-    late = g.events[d].end_ns;
+  if (const auto d = g.usable_dep(n); d != no_node && g.time[d].end > late) {
+    late = g.time[d].end;
     iv.cause = idle_cause::dependency;
     iv.on = d;
   }
-  if (const auto s = g.usable_sync(n); s != no_node && g.events[s].end_ns > late) {
+  if (const auto s = g.usable_sync(n); s != no_node && g.time[s].end > late) {
     iv.cause = idle_cause::sync;
     iv.on = s;
   }
@@ -32501,12 +32512,19 @@ inline idle_interval classify_gap(const dependency_graph& g, std::uint32_t n, do
 /// command with dependency data.
 inline std::vector<queue_idle> idle_causes(const dependency_graph& g) {
   std::vector<queue_idle> out;
-  const auto ev = g.events;
-  const auto tracks = detail::track_ranges(ev);
+  const auto& t = g.time;
+  // Tracks from the engine-order links (a track starts where a node has no
+  // same-track predecessor): 4 bytes per node read, not a 64-byte event.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> tracks;
+  for (std::uint32_t i = 0; i < g.size(); ++i)
+    if (g.prev[i] == no_node)
+      tracks.emplace_back(i, i + 1);
+    else
+      tracks.back().second = i + 1;
   out.reserve(tracks.size());
   for (const auto& [b, e] : tracks) {
     queue_idle q;
-    q.track = track_of(ev[b]);
+    q.track = track_of(g.events[b]);
     q.intervals.reserve(e - b + 1);  // at most one per command and the tail: pages stay untouched
     auto add = [&](const idle_interval& iv) {
       if (!(iv.end_ns > iv.begin_ns)) return;
@@ -32523,13 +32541,13 @@ inline std::vector<queue_idle> idle_causes(const dependency_graph& g) {
       if (g.state[i] & dependency_graph::known) last_known = i;
     double covered = g.begin_ns;  // end of the union of the commands so far
     for (std::uint32_t i = b; i < e; ++i) {
-      if (ev[i].begin_ns > covered) {
+      if (t[i].begin > covered) {
         if (i == b || (last_known != e && i > last_known))
-          add({covered, ev[i].begin_ns, idle_cause::edge, i, no_node});
+          add({covered, t[i].begin, idle_cause::edge, i, no_node});
         else
-          add(detail::classify_gap(g, i, covered, ev[i].begin_ns));
+          add(detail::classify_gap(g, i, covered, t[i].begin));
       }
-      covered = std::max(covered, ev[i].end_ns);
+      covered = std::max(covered, t[i].end);
     }
     add({covered, g.end_ns, idle_cause::edge, no_node, no_node});
     out.push_back(std::move(q));
@@ -32604,11 +32622,11 @@ void for_each_pred(const dependency_graph& g, std::uint32_t n, F&& f) {
   if (const auto s = g.usable_sync(n); s != no_node) f(s, edge_kind::sync);
 }
 
-/// The measured times of the graph's events, read in place (no copy).
+/// The measured times of the graph's events (its packed copy of them).
 struct measured_times {
-  std::span<const engine_event> ev;
-  double begin(std::uint32_t i) const noexcept { return ev[i].begin_ns; }
-  double end(std::uint32_t i) const noexcept { return ev[i].end_ns; }
+  std::span<const node_times> t;
+  double begin(std::uint32_t i) const noexcept { return t[i].begin; }
+  double end(std::uint32_t i) const noexcept { return t[i].end; }
 };
 /// The times of a replayed schedule.
 struct schedule_times {
@@ -32679,11 +32697,11 @@ struct lag_model {
   const dependency_graph* g;
   const critical_path_result* r;
   double operator()(std::uint32_t p, std::uint32_t n, edge_kind) const {
-    const auto& ev = g->events;
+    const auto& t = g->time;
     const std::uint32_t b = r->binding[n];
-    const double lat = ev[n].begin_ns - ev[p].end_ns;
+    const double lat = t[n].begin - t[p].end;
     if (p == b) return lat;
-    const double bind_lat = b == no_node ? 0 : ev[n].begin_ns - ev[b].end_ns;
+    const double bind_lat = b == no_node ? 0 : t[n].begin - t[b].end;
     return std::min(lat, std::max(bind_lat, 0.0));
   }
 };
@@ -32693,18 +32711,18 @@ struct lag_model {
 /// Each node's slack is final when it is reached (its successors come later in
 /// `order`); it is kept as slack, not as a latest end, to save a pass.
 inline std::vector<double> slack(const dependency_graph& g, const critical_path_result& r) {
-  const auto& ev = g.events;
+  const auto& t = g.time;
   std::vector<double> sl(g.size(), std::numeric_limits<double>::infinity());
   for (auto it = g.order.rbegin(); it != g.order.rend(); ++it) {
     const std::uint32_t n = *it;
-    const double begin = ev[n].begin_ns, end = ev[n].end_ns;
+    const double begin = t[n].begin, end = t[n].end;
     sl[n] = std::min(sl[n], r.end_ns - end);
     const double late_begin = sl[n] + begin;  // latest begin: latest end - duration
     const std::uint32_t b = r.binding[n];
     if (b == no_node) continue;
-    const double cap = std::max(begin - ev[b].end_ns, 0.0);
+    const double cap = std::max(begin - t[b].end, 0.0);
     for_each_pred(g, n, [&](std::uint32_t p, edge_kind) {
-      const double pend = ev[p].end_ns, lat = begin - pend;
+      const double pend = t[p].end, lat = begin - pend;
       const double lag = p == b ? lat : std::min(lat, cap);
       sl[p] = std::min(sl[p], late_begin - lag - pend);
     });
@@ -32717,7 +32735,7 @@ inline std::vector<double> slack(const dependency_graph& g, const critical_path_
 /// The critical path of the measured schedule, with slack per command.
 inline critical_path_result critical_path(const dependency_graph& g) {
   critical_path_result r;
-  const detail::measured_times s{g.events};
+  const detail::measured_times s{g.time};
   std::uint32_t last = 0;
   detail::bind(
       g, s, [](std::uint32_t, std::uint32_t, edge_kind) { return 0.0; }, r, last);
