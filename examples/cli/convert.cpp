@@ -40,6 +40,7 @@ struct convert_options {
   bool perfetto = false, json = false, csv = false, html = false, no_summary = false;
   bool each = false;           ///< --each: one output directory per dump of a parent directory
   bool critical_path = false;  ///< flows and markers of the critical path (critical_path.cpp)
+  bool fsync = false;          ///< --fsync: the output set survives a power cut
   std::string host_trace;
   std::optional<double> host_offset_ns;
   compat_options compat;  ///< bigTpuProfile's call form, SQLite (convert_compat.cpp)
@@ -139,7 +140,8 @@ int run_convert(const common_options& o, const convert_options& c) {
   const bool any = c.perfetto || c.json || c.csv || c.html || c.compat.sqlite ||
                    !c.compat.sqlite_db.empty() || c.compat.xlsx;
   std::vector<std::string> written;
-  io::output_set set(plan.dir);  // all files replace the previous run's as one set
+  // All files replace the previous run's as one set.
+  io::output_set set(plan.dir, {}, c.fsync ? io::durability::power_loss : io::durability::crash);
   auto emit = [&](const std::string& file, auto&& write) {
     p.step("writing " + set.final_path(file).string());
     write(set.stage(file));
@@ -204,6 +206,9 @@ subcommand register_convert(CLI::App& app, common_options& o) {
   sc->add_flag("--critical-path", c->critical_path,
                "Perfetto / Chrome JSON: flow arrows along the critical path's dependency edges and "
                "a critical_path arg on its slices (docs/analysis.md)");
+  sc->add_flag("--fsync", c->fsync,
+               "flush the outputs to disk before committing them (survive a power cut; a disk "
+               "flush per file)");
   add_compat_options(sc, c->compat);
   return {sc, [&o, c] { return run_convert(o, *c); }};
 }

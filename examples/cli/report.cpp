@@ -29,17 +29,20 @@ void write_report(const std::string& file, const trace& t,
 
 subcommand register_report(CLI::App& app, common_options& o) {
   auto out = std::make_shared<std::string>("report.html");
+  auto fsync = std::make_shared<bool>(false);
   auto* sc =
       app.add_subcommand("report", "one self-contained HTML report (timeline, tables, overview)");
   add_common(sc, o);
   sc->add_option("-o,--output", *out, "file to write (default report.html)");
-  return {sc, [&o, out] {
+  sc->add_flag("--fsync", *fsync, "flush the report to disk before committing it");
+  return {sc, [&o, out, fsync] {
             progress p(o.show_progress, o.progress_color);
             auto t = load(o, p, true, true);
             const auto cp = report_critical_path(o, t, p);
             p.step("writing " + *out);
             const std::filesystem::path f(*out);
-            io::output_set set(f.has_parent_path() ? f.parent_path() : ".");
+            io::output_set set(f.has_parent_path() ? f.parent_path() : ".", {},
+                               *fsync ? io::durability::power_loss : io::durability::crash);
             write_report(set.stage(f.filename().string()).string(), t, cp ? &*cp : nullptr);
             set.commit();
             p.done();

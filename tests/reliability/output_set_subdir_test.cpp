@@ -1,9 +1,12 @@
 // io::output_set with a file in a subdirectory of the set (bigTpuProfile's
 // PerfDoc/<OUT>.xlsx): committed in place, finished by recovery after a kill,
-// and a journal naming a path outside the directory is ignored.
+// a journal naming a path outside the directory is ignored, and
+// durability::power_loss syncs the staged files before the commit point.
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -57,4 +60,39 @@ TEST_CASE("output_set: a file in a subdirectory is staged, committed and recover
   output_set::recover(dir);
   CHECK(!fs::exists(dir.parent_path() / "x.txt"));
   CHECK(!fs::exists(stage));
+}
+
+TEST_CASE("output_set: power_loss syncs every staged file before the commit point; crash none") {
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_durability";
+  for (const auto d : {tpuprof::io::durability::crash, tpuprof::io::durability::power_loss}) {
+    fs::remove_all(dir);
+    std::vector<std::string> steps;
+    {
+      output_set s(
+          dir,
+          [&steps](std::string_view st) {
+            steps.emplace_back(st);
+            return false;
+          },
+          d);
+      write_staged(s, "summary.txt", "a");
+      write_staged(s, "PerfDoc/out.xlsx", "book");
+      s.commit();
+    }
+    CHECK(read_text(dir / "PerfDoc/out.xlsx") == "book");
+    CHECK(read_text(dir / "summary.txt") == "a");
+    const std::vector<std::string> crash{"stage:summary.txt", "stage:PerfDoc/out.xlsx",
+                                         "journal",           "committed",
+                                         "moved:summary.txt", "moved:PerfDoc/out.xlsx"};
+    const std::vector<std::string> power{"stage:summary.txt",
+                                         "stage:PerfDoc/out.xlsx",
+                                         "synced:summary.txt",
+                                         "synced:PerfDoc/out.xlsx",
+                                         "journal",
+                                         "committed",
+                                         "moved:summary.txt",
+                                         "moved:PerfDoc/out.xlsx",
+                                         "synced-dirs"};
+    CHECK(steps == (d == tpuprof::io::durability::crash ? crash : power));
+  }
 }

@@ -1,10 +1,12 @@
 /// atomic_file: buffered output that appears under its final name only when
-/// committed (temp file + fsync + rename); a failure never leaves a half file.
+/// committed (temp file + rename, fsync on request); a failure never leaves a
+/// half file.
 #pragma once
 
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -21,11 +23,20 @@ class output_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// What a committed file survives. `crash`: the writer's own failure or death
+/// (the rename is atomic and the page cache keeps the bytes), as compilers and
+/// the vendor tools give, at no cost. `power_loss`: also a power cut or kernel
+/// crash, at one disk flush (fsync) per file: tens of milliseconds each on a
+/// busy disk, more than the whole decode of a small capture
+/// (docs/reliability.md, "Durability").
+enum class durability : std::uint8_t { crash, power_loss };
+
 /// Writes to "<path>.tmp.<pid>" and renames to `path` in commit(). Destroying
 /// it uncommitted removes the temp file.
 class atomic_file {
  public:
-  explicit atomic_file(std::filesystem::path path) : path_(std::move(path)) {
+  explicit atomic_file(std::filesystem::path path, durability d = durability::crash)
+      : path_(std::move(path)), sync_(d == durability::power_loss) {
     tmp_ = path_;
     tmp_ += ".tmp." + std::to_string(::getpid());
     f_ = std::fopen(tmp_.c_str(), "wb");
@@ -47,10 +58,11 @@ class atomic_file {
     if (n && std::fwrite(p, 1, n, f_) != n)
       throw output_error(path_.string() + ": write failed: " + std::strerror(errno));
   }
-  /// Flushes, syncs and renames into place. Throws output_error on failure.
+  /// Flushes (and syncs, for power_loss) and renames into place. Throws
+  /// output_error on failure.
   void commit() {
     if (!f_) return;
-    bool ok = std::fflush(f_) == 0 && ::fsync(::fileno(f_)) == 0;
+    bool ok = std::fflush(f_) == 0 && (!sync_ || ::fsync(::fileno(f_)) == 0);
     int e = errno;
     ok = (std::fclose(f_) == 0) && ok;
     f_ = nullptr;
@@ -72,6 +84,7 @@ class atomic_file {
  private:
   std::filesystem::path path_, tmp_;
   std::FILE* f_ = nullptr;
+  bool sync_ = false;
 };
 
 }  // namespace tpuprof::io

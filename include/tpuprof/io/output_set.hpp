@@ -1,6 +1,6 @@
 /// output_set: several output files that replace the previous run's files as
 /// one set. Files are written into a staging directory inside the output
-/// directory; commit() makes the set durable with one atomic rename (a
+/// directory; commit() makes it the current set with one atomic rename (a
 /// journal naming the files), then moves each file into place. A run killed
 /// or failing before that rename leaves the old set untouched; after it, the
 /// staging directory and its journal stay and the next run finishes the
@@ -18,8 +18,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -38,7 +40,8 @@ namespace tpuprof::io {
 class output_set {
  public:
   /// Fault injection for tests: called at every step ("stage:<name>",
-  /// "journal", "committed", "moved:<name>"); returning true stops the set
+  /// ["synced:<name>",] "journal", "committed", "moved:<name>"
+  /// [, "synced-dirs"]; bracketed: durability::power_loss only); returning true stops the set
   /// there as a killed process would (nothing is cleaned up, the lock goes).
   using fault_hook = std::function<bool(std::string_view step)>;
   /// Thrown by a step that the fault hook stopped.
@@ -51,9 +54,12 @@ class output_set {
   static constexpr std::string_view journal_magic = "tpuprof-commit 1";
 
   /// Creates `dir`, recovers or removes what dead runs left there, and
-  /// creates and locks this run's staging directory.
-  explicit output_set(std::filesystem::path dir, fault_hook hook = {})
-      : dir_(std::move(dir)), hook_(std::move(hook)) {
+  /// creates and locks this run's staging directory. `d`: what a committed set
+  /// survives (durability::power_loss syncs the staged files, the journal and
+  /// the directories: a disk flush each).
+  explicit output_set(std::filesystem::path dir, fault_hook hook = {},
+                      durability d = durability::crash)
+      : dir_(std::move(dir)), hook_(std::move(hook)), durability_(d) {
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);
     if (ec) throw output_error(dir_.string() + ": cannot create: " + ec.message());
@@ -103,13 +109,23 @@ class output_set {
   void commit() {
     for (const auto& n : names_)
       if (!is_file(stage_ / n)) throw output_error((stage_ / n).string() + ": staged file missing");
+    const bool sync = durability_ == durability::power_loss;
+    if (sync) {  // the staged bytes are on disk before the commit point
+      for (const auto& n : names_) {
+        sync_file(stage_ / n);
+        step("synced:" + n);
+      }
+      for (const auto& d : dirs_of(stage_)) sync_dir(d);
+    }
     step("journal");
     {
-      atomic_file j(stage_ / std::string(journal_name));  // the commit point: its rename
+      atomic_file j(stage_ / std::string(journal_name),
+                    durability_);  // the commit point: its rename
       j.write(std::string(journal_magic) + " " + std::to_string(new_seq()) + " " + run_ + "\n");
       for (const auto& n : names_) j.write(n + "\n");
       j.commit();
     }
+    if (sync) sync_dir(stage_);
     committed_ = true;
     step("committed");
     for (const auto& n : names_) {
@@ -124,7 +140,10 @@ class output_set {
       }
       step("moved:" + n);
     }
-    sync_dir(dir_);
+    if (sync) {
+      for (const auto& d : dirs_of(dir_)) sync_dir(d);
+      step("synced-dirs");
+    }
     std::error_code ec;
     std::filesystem::remove_all(stage_, ec);
     done_ = true;
@@ -310,6 +329,21 @@ class output_set {
     }
     return ok;
   }
+  /// `base` and the subdirectories of it that hold files of the set.
+  std::vector<std::filesystem::path> dirs_of(const std::filesystem::path& base) const {
+    std::vector<std::filesystem::path> d{base};
+    for (const auto& n : names_)
+      if (const auto p = (base / n).parent_path(); std::find(d.begin(), d.end(), p) == d.end())
+        d.push_back(p);
+    return d;
+  }
+  void sync_file(const std::filesystem::path& f) const {
+    const int fd = ::open(f.c_str(), O_RDONLY | O_CLOEXEC);
+    const bool ok = fd >= 0 && ::fsync(fd) == 0;
+    const int e = errno;
+    if (fd >= 0) ::close(fd);
+    if (!ok) throw output_error(f.string() + ": cannot sync to disk: " + std::strerror(e));
+  }
   static void sync_dir(const std::filesystem::path& dir) {
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
@@ -321,6 +355,7 @@ class output_set {
   std::filesystem::path dir_, stage_;
   std::string run_;
   fault_hook hook_;
+  durability durability_ = durability::crash;
   std::vector<std::string> names_;
   stage_lock lock_;
   bool done_ = false, dead_ = false, committed_ = false;
