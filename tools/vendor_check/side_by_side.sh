@@ -5,15 +5,19 @@
 # locally from their public sources as docs/testing.md ("Vendor acceptance") describes.
 #
 # Usage: tools/vendor_check/side_by_side.sh TPUPROF_CLI VENDOR_DIR
-#   VENDOR_DIR/btp/run_btp.py         bigTpuProfile driver: ProfileParser().parse(DUMP), then
-#                                     SummaryExporter.gen_summary (docs/performance.md says
-#                                     what of the vendor's default job it runs)
+#   VENDOR_DIR/btp/run_btp.py         bigTpuProfile driver: the vendor main.py's default job
+#                                     (ProfileParser().parse, SummaryExporter, PerfettoExporter;
+#                                     docs/testing.md, "AKS / AKSV: bigTpuProfile")
 #   VENDOR_DIR/tpu-mlir/python/       tpu-mlir's python/ tree (tools/tpu_profile.py)
 # Environment (defaults):
 #   RECORDS="10000 100000"  `tpuprof synth --chip aks --records N --seed 7` sizes
 #                           (10000 -> 180 k PMU records, 100000 -> 1.8 M)
 #   REPS=7                  tpuprof runs per input (half before the vendor run, half after)
 #   VENDOR_REPS=1           bigTpuProfile runs per input (a 1.8 M run takes minutes)
+#   BTP_FULL_MAX=10000      up to this size bigTpuProfile runs its whole default job (parse,
+#                           summary, Perfetto) and, for the split, also without the Perfetto
+#                           export; above it only without (the export holds the whole trace
+#                           as protobuf objects: ~7.9 kB/event, 14 GB at 1.8 M records)
 #   TPU_PROFILE_REPS=3      tpu_profile.py runs on the BM1684X capture
 #   BM1684X=<repo>/../shared/samples/bm1684x/bmprofile_data-1
 #   PYTHON=/usr/bin/python3 (Debian's, with python3-numpy/-pandas/-bs4/-tqdm)
@@ -22,13 +26,14 @@
 # under /usr/bin/time (%M). Prints Markdown tables; ratios are vendor / tpuprof (CPU:
 # user+sys), the vendor's median against tpuprof's median and best.
 set -euo pipefail
-[[ $# -eq 2 ]] || { sed -n '2,24p' "$0"; exit 2; }
+[[ $# -eq 2 ]] || { sed -n '2,30p' "$0"; exit 2; }
 cli=$(realpath "$1")
 vendor=$(realpath "$2")
 here=$(cd "$(dirname "$0")/../.." && pwd)
 records=${RECORDS:-10000 100000}
 reps=${REPS:-7}
 vendor_reps=${VENDOR_REPS:-1}
+full_max=${BTP_FULL_MAX:-10000}
 tp_reps=${TPU_PROFILE_REPS:-3}
 bm1684x=${BM1684X:-$here/../shared/samples/bm1684x/bmprofile_data-1}
 py=${PYTHON:-/usr/bin/python3}
@@ -91,8 +96,12 @@ for n in $records; do
   cat "$in"/* > /dev/null # every run reads from the page cache
   tpuprof_reps "aks_$n:tpuprof" $((reps / 2)) "$in"
   for ((i = 0; i < vendor_reps; i++)); do
+    if ((n <= full_max)); then
+      rm -rf "$work/out_v"
+      run "aks_$n:bigTpuProfile" "$py" "$vendor/btp/run_btp.py" "$in" - "$work/out_v"
+    fi
     rm -rf "$work/out_v"
-    run "aks_$n:bigTpuProfile" "$py" "$vendor/btp/run_btp.py" "$in" - "$work/out_v"
+    run "aks_$n:bigTpuProfile w/o Perfetto" "$py" "$vendor/btp/run_btp.py" "$in" - "$work/out_v" --no-perfetto
   done
   tpuprof_reps "aks_$n:tpuprof" $((reps - reps / 2)) "$in"
   rm -rf "$in" "$work/out_t" "$work/out_v"
@@ -141,11 +150,13 @@ print()
 print("| input | vendor tool | CPU ratio vs median (vs best) | wall ratio vs median (vs best) | target |")
 print("|---|---|---|---|---|")
 for inp, vtool, target in (("aks_", "bigTpuProfile", 1000), ("bm1684x", "tpu_profile.py", 100)):
-    for key in sorted({l.split(":")[0] for l in runs if l.startswith(inp)}, key=len):
-        v, t = stats(f"{key}:{vtool}"), stats(f"{key}:tpuprof")
+    for key, vlabel in sorted({tuple(l.split(":", 1)) for l in runs
+                               if l.startswith(inp) and l.split(":", 1)[1].startswith(vtool)},
+                              key=lambda k: (len(k[0]), k)):
+        v, t = stats(f"{key}:{vlabel}"), stats(f"{key}:tpuprof")
         cpu_m, cpu_b = v["cpu_med"] / t["cpu_med"], v["cpu_med"] / t["cpu_best"]
         wall_m, wall_b = v["wall_med"] / t["wall_med"], v["wall_med"] / t["wall_best"]
         met = "met" if cpu_m >= target else f"not met ({cpu_m / target:.2f} of it)"
-        print(f"| {key} | {vtool} | {cpu_m:.0f}x ({cpu_b:.0f}x) | {wall_m:.0f}x ({wall_b:.0f}x) | "
+        print(f"| {key} | {vlabel} | {cpu_m:.0f}x ({cpu_b:.0f}x) | {wall_m:.0f}x ({wall_b:.0f}x) | "
               f"{target}x: {met} |")
 PY
