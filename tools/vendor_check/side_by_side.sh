@@ -20,13 +20,13 @@
 #                           as protobuf objects: ~7.9 kB/event, 14 GB at 1.8 M records)
 #   TPU_PROFILE_REPS=3      tpu_profile.py runs on the BM1684X capture
 #   BM1684X=<repo>/../shared/samples/bm1684x/bmprofile_data-1
-#   PYTHON=/usr/bin/python3 (Debian's, with python3-numpy/-pandas/-bs4/-tqdm)
+#   PYTHON=/usr/bin/python3 (Debian's, with python3-numpy/-pandas/-bs4/-tqdm/-protobuf)
 # Wall time and user+system CPU are the kernel's rusage of each run (wait4: what /usr/bin/time
 # prints, here at microsecond resolution); peak RSS of the tpuprof rows from one more run
 # under /usr/bin/time (%M). Prints Markdown tables; ratios are vendor / tpuprof (CPU:
 # user+sys), the vendor's median against tpuprof's median and best.
 set -euo pipefail
-[[ $# -eq 2 ]] || { sed -n '2,30p' "$0"; exit 2; }
+[[ $# -eq 2 ]] || { sed -n '2,27p' "$0"; exit 2; }
 cli=$(realpath "$1")
 vendor=$(realpath "$2")
 here=$(cd "$(dirname "$0")/../.." && pwd)
