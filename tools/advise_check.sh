@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Scores `tpuprof advise` against injected faults (issue #16). For every rule and seeds 1..N, on
 # BM1684X and SG2260 mode 2 (AKS, 2 cores), generates a dump with `synth --inject RULE` (one known
-# fault; DIR/inject.json holds its measured cost_ns = span(faulted) - span(clean)), runs
+# fault; DIR/inject.json holds its measured cost_ns = span(faulted) - span(clean); SG2260
+# serial-dma: - span(the same program with the windows' loads double-buffered)), runs
 # `tpuprof advise DIR --format json` and checks that its first finding has `rule` = RULE (rank 1)
 # and that the recoverable_ns of its RULE finding is within 10 % of cost_ns. Also runs advise on
 # the clean dumps (no finding above info expected). Prints one row per chip and rule; exit 1 when

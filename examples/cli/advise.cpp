@@ -13,6 +13,7 @@
 
 #include "advise_data.hpp"
 #include "cli.hpp"
+#include "registers.hpp"
 
 using namespace tpuprof;
 
@@ -88,7 +89,13 @@ int run_advise(const common_options& o, const advise_options& a) {
   progress p(o.show_progress, o.progress_color);
   auto t = load(analysis_options(o), p, true, true);
   p.step("advising");
-  const advise_result r = run_advisor(t, o.input);
+  // The descriptors (a second decode) give the roofline its alg ops; only dumps whose
+  // commands carry operands have them (BM1684X, SG2260 mode 2).
+  std::shared_ptr<register_source> regs;
+  if (t.has_operands()) regs = std::make_shared<register_source>(o);
+  const advise_result r = run_advisor(
+      t, o.input,
+      regs ? command_fn([&regs](const engine_event& e) { return (*regs)(e); }) : command_fn{});
   p.done();
   if (a.format == "json")
     print_json(t, r, a.top);

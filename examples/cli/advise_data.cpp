@@ -5,11 +5,15 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include <fmt/core.h>
 #include <fmt/format.h>
 
 #include <tpuprof/chips/all.hpp>
+#include <tpuprof/chips/bm1684x/peak_ops.hpp>
 #include <tpuprof/decode/bmprofile/net_stat.hpp>
 #include <tpuprof/io/mapped_file.hpp>
 
@@ -53,16 +57,51 @@ std::map<std::int32_t, double> estimates(const std::string& dir) {
   return out;
 }
 
+/// Per node of `t`: the TIU commands' alg ops (the decoder's count, regs::instruction) and
+/// the peak ops/s of their class and data type from the chip's traits (NaN: unknown). SYS
+/// and other commands without operands do no work (the decoder's 1 is a placeholder): NaN.
+std::pair<std::vector<double>, std::vector<double>> work_of(const trace& t,
+                                                            const command_fn& command) {
+  std::vector<double> ops, peak;
+  if (!command) return {ops, peak};
+  // Per-command peaks where the chip's folder states them (chips/bm1684x/peak_ops.hpp).
+  using peak_fn = double (*)(unsigned, unsigned) noexcept;
+  peak_fn pf = nullptr;
+  try {
+    pf = with_chip(chips::all{}, t.info().chip, []<class C>() -> peak_fn {
+      if constexpr (std::is_same_v<C, chips::bm1684x>)
+        return &chips::bm1684x_peak_ops_per_s;
+      else
+        return nullptr;
+    });
+  } catch (const std::invalid_argument&) {
+    pf = nullptr;
+  }
+  const auto evs = t.events();
+  ops.assign(evs.size(), algo::roofline_nan);
+  peak.assign(evs.size(), algo::roofline_nan);
+  for (std::size_t n = 0; n < evs.size(); ++n) {
+    if (evs[n].engine != engine::tiu) continue;
+    const regs::instruction* ins = command(evs[n]);
+    if (!ins || !ins->alg_ops || ins->operands.empty()) continue;
+    ops[n] = static_cast<double>(*ins->alg_ops);
+    const double p = pf ? pf(ins->type, regs::bit_size(ins->in_type())) : 0;
+    if (p > 0) peak[n] = p;
+  }
+  return {ops, peak};
+}
+
 }  // namespace
 
-advise_result run_advisor(const trace& t, const std::string& dir) {
+advise_result run_advisor(const trace& t, const std::string& dir, const command_fn& command) {
   advise_result r;
   r.graph = algo::build_dependency_graph(t);
   auto c = algo::make_context(r.graph, t.info().names, ceilings_of(t.info().chip));
   if (t.has_operands()) c.operands = [&t](std::uint32_t n) { return t.operands(t.events()[n]); };
   c.estimate_ns = estimates(dir);
   r.advice = algo::advise_findings(c);
-  r.layers = algo::roofline(r.graph, c.idle, c.ceilings);
+  const auto [ops, peak] = work_of(t, command);
+  r.layers = algo::roofline(r.graph, c.idle, c.ceilings, ops, peak);
   std::map<std::int32_t, std::string> names;
   for (const engine_event& s : t.spans())
     if (s.engine == engine::layer && s.layer_id >= 0 && s.op != 0)

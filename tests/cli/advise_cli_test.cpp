@@ -2,6 +2,7 @@
 // the --fail-on exit code.
 #include <simdjson.h>
 
+#include <cstdint>
 #include <set>
 #include <string>
 
@@ -44,11 +45,23 @@ TEST_CASE("cli advise --format json on the BM1684X capture") {
   CHECK(std::string_view(findings.at(0)["rule"]) == "lane-underuse");
   simdjson::dom::array layers = doc["layers"];
   CHECK(layers.size() == 183);
+  int with_ops = 0, with_peak = 0;
   for (simdjson::dom::element l : layers) {
     const std::string_view b = l["bound"];
     CHECK((b == "compute" || b == "bandwidth" || b == "latency" || b == "dependency"));
-    CHECK(l["alg_ops"].is_null());
+    // alg ops from the register decode (docs/analysis.md, "Roofline"); null without TIU work
+    if (!l["alg_ops"].is_null()) ++with_ops;
+    if (std::int64_t(l["layer_id"]) == 29)  // conv 14 alone (tests/algo/roofline_alg_ops_test)
+      CHECK(double(l["alg_ops"]) == 42467328);
+    if (l["attainable_ops_per_s"].is_null()) continue;
+    ++with_peak;
+    CHECK(double(l["achieved_ops_per_s"]) <= double(l["attainable_ops_per_s"]));
+    if (std::int64_t(l["layer_id"]) == 300)  // Permute: 8192 ops / 32 KiB x 58 GiB/s
+      CHECK(double(l["attainable_ops_per_s"]) ==
+            doctest::Approx(8192.0 / 32768 * 58 * 1073741824.0));
   }
+  CHECK(with_ops == 63);
+  CHECK(with_peak == 9);
 
   const auto top = test_util::run_shell(std::string(TPUPROF_CLI) + " advise -q " + dir +
                                         " --format json --top 1");

@@ -163,6 +163,10 @@ inline advice advise_findings(const advise::context& c, const advise_thresholds&
   std::stable_sort(
       out.findings.begin(), out.findings.end(),
       [](const finding& a, const finding& b) { return a.recoverable_ns > b.recoverable_ns; });
+  // What the earlier fixes left of a finding may be nothing (its commands' time was already
+  // recovered): below th.keep of the span it is no finding.
+  std::erase_if(out.findings,
+                [&](const finding& f) { return !(f.recoverable_ns >= th.keep * out.span_ns); });
   for (std::size_t i = 0; i < out.findings.size(); ++i) {
     finding& f = out.findings[i];
     f.id = "F" + std::to_string(i + 1);

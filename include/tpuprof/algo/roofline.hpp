@@ -55,12 +55,18 @@ inline bool touches_l2(direction d) noexcept {
 }  // namespace detail
 
 /// Roofline of every layer of `g` (layer_id >= 0), in layer order. `alg_ops`:
-/// per node (parallel to g.events), NaN = unknown; empty = none known.
+/// per node (parallel to g.events), NaN = unknown; empty = none known. `peak_ops`:
+/// per node, the peak ops/s of its op class and data type (the chip's traits), NaN =
+/// unknown; empty = `ceil.peak_int8_ops` for every node. A layer's peak is its ops over
+/// their time at peak (sum of ops_i / peak_i), so a layer of mixed classes gets the
+/// harmonic mean; unknown (attainable NaN) when one of its counted nodes has no peak.
 inline std::vector<layer_roofline> roofline(const dependency_graph& g,
                                             const std::vector<queue_idle>& idle,
                                             const chip_ceilings& ceil,
-                                            std::span<const double> alg_ops = {}) {
+                                            std::span<const double> alg_ops = {},
+                                            std::span<const double> peak_ops = {}) {
   std::map<std::int32_t, layer_roofline> by;
+  std::map<std::int32_t, double> at_peak_s;  // layer -> sum of ops / peak (NaN: a peak unknown)
   for (std::uint32_t n = 0; n < g.size(); ++n) {
     const engine_event& e = g.events[n];
     if (e.layer_id < 0 || !is_hardware(e.engine)) continue;
@@ -75,8 +81,13 @@ inline std::vector<layer_roofline> roofline(const dependency_graph& g,
     l.end_ns = std::max(l.end_ns, e.end_ns);
     if (e.engine == engine::tiu) {
       l.tiu_ns += e.dur_ns();
-      if (n < alg_ops.size() && std::isfinite(alg_ops[n]))
+      if (n < alg_ops.size() && std::isfinite(alg_ops[n])) {
         l.alg_ops = (std::isfinite(l.alg_ops) ? l.alg_ops : 0) + alg_ops[n];
+        const double p = peak_ops.empty()      ? ceil.peak_int8_ops
+                         : n < peak_ops.size() ? peak_ops[n]
+                                               : roofline_nan;
+        at_peak_s[e.layer_id] += p > 0 ? alg_ops[n] / p : roofline_nan;
+      }
     } else {
       l.dma_ns += e.dur_ns();
       if (e.has_bytes()) {
@@ -105,8 +116,10 @@ inline std::vector<layer_roofline> roofline(const dependency_graph& g,
       if (w > 0) l.achieved_ops_per_s = l.alg_ops / (w * 1e-9);
       if (l.bytes > 0) l.intensity = l.alg_ops / static_cast<double>(l.bytes);
       const double bw = l.l2_bytes > l.ddr_bytes ? ceil.l2_bytes_per_s : ceil.ddr_bytes_per_s;
-      if (ceil.peak_int8_ops > 0 && bw > 0 && std::isfinite(l.intensity))
-        l.attainable_ops_per_s = std::min(ceil.peak_int8_ops, l.intensity * bw);
+      const double t = at_peak_s[id];
+      const double peak = t > 0 ? l.alg_ops / t : roofline_nan;  // NaN when a peak is unknown
+      if (peak > 0 && bw > 0 && std::isfinite(l.intensity))
+        l.attainable_ops_per_s = std::min(peak, l.intensity * bw);
     }
     if (!g.has_data() || !(w > 0))
       l.bound = bound_class::unknown;

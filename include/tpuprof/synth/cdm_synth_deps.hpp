@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -19,6 +20,13 @@
 
 namespace tpuprof::synth::detail {
 
+/// --inject serial-dma: whether issue position `at` (share of the core's TIU and GDMA issue
+/// order) is in one of the three windows of 15 % at phase `window` (< 0: none). On the issue
+/// order, so that the TIU and GDMA commands of a window are issued together.
+inline bool in_serial_window(double at, double window) {
+  return window >= 0 && std::fmod(at + window, 1.0 / 3) < 0.15;
+}
+
 /// --inject: whether `g` (engine `e`) waits for `other_last` although the draw said no:
 /// serial-dma windows wait for the other engine's last command, a TIU command for a starved-tiu
 /// load issued just before it.
@@ -28,7 +36,10 @@ inline bool forced_dep(const core_gen&, const gen_cmd& g, int e, const gen_cmd* 
 }
 
 /// The schedule of one core (issue order and dependencies drawn from `rng`), at `scale`.
-inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& o, bool keys) {
+/// `buffered`: serial-dma's reference program (cdm_synth_options::inject_reference).
+/// `window`: serial-dma's phase (gen_state::serial_window; < 0: none).
+inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& o, bool keys,
+                          bool buffered = false, double window = -1) {
   auto uni = [&rng](std::int64_t lo, std::int64_t hi) {
     return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
   };
@@ -42,6 +53,7 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
     free[e] = next[e] > 0 ? v[next[e] - 1].end : cg.anchor;
   }
   std::array<std::int64_t, 3> last{-1, -1, -1};  // program index of each engine's last command
+  std::int64_t tiu_before_last = -1;             // program index of the TIU command before
   std::int64_t last_send = -1;                   // program index of the last TIU send_msg
   auto at_cmd = [&](std::int64_t i) -> gen_cmd& {
     const auto& [e, k] = at[static_cast<std::size_t>(i)];
@@ -50,8 +62,14 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
   std::vector<std::size_t> pieces_before(cg.eng[1].size() + 1, 0);  // --inject small-dma
   for (std::size_t i = 0; i < cg.eng[1].size(); ++i)
     pieces_before[i + 1] = pieces_before[i] + (cg.eng[1][i].piece ? 1 : 0);
+  const double issued_total = static_cast<double>(cg.eng[0].size() + cg.eng[1].size());
+  std::size_t issued = 0;  // TIU and GDMA commands added so far
   auto add = [&](int e) {
     auto& g = cg.eng[e][next[e]];
+    if (e < 2 && !g.sys && !g.dropped &&
+        in_serial_window(static_cast<double>(issued) / issued_total, window))
+      g.inj = fault::serial_dma;
+    if (e < 2) ++issued;
     const bool first = last[e] < 0;
     sched_cmd c{static_cast<engine>(e),
                 static_cast<std::uint8_t>(e),
@@ -71,6 +89,9 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
     if (!dep && g.inj == fault::serial_dma) g.inj = fault::none;  // nothing to wait for yet
     if (dep) {
       c.dep = last[other];
+      if (buffered && e == 1 && g.inj == fault::serial_dma) c.dep = tiu_before_last;
+    }
+    if (c.dep >= 0) {
       if (e == 0) at_cmd(c.dep).waited = at_cmd(c.dep).inj == fault::starved_tiu;
       g.dep_eng = other;
       g.dep_idx = at[static_cast<std::size_t>(c.dep)].second;
@@ -81,6 +102,7 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
       g.sync_idx = static_cast<std::int64_t>(at[static_cast<std::size_t>(last_send)].second);
     }
     if (e == 0 && g.sys && g.eu == 8) last_send = static_cast<std::int64_t>(prog.size());
+    if (e == 0) tiu_before_last = last[0];
     last[e] = static_cast<std::int64_t>(prog.size());
     prog.push_back(c);
     at.emplace_back(e, next[e]++);
@@ -113,11 +135,13 @@ inline void schedule_deps(gen_state& gs) {
   for (unsigned c = 0; c < gs.ncores; ++c) {
     const std::mt19937_64 rng(gs.o.seed ^ 0x646570735F736368ull ^ (std::uint64_t{c} << 48));
     core_gen keyed = gs.cores[c];
-    schedule_core(keyed, rng, unscaled, true);  // the dispatch order, the same at every scale
+    const bool buffered = gs.o.inject == fault::serial_dma && gs.o.inject_reference;
+    const double w = gs.serial_window;
+    schedule_core(keyed, rng, unscaled, true, buffered, w);  // the dispatch order, every scale
     auto& cg = gs.cores[c];
     for (int e = 0; e < 3; ++e)
       for (std::size_t i = 0; i < cg.eng[e].size(); ++i) cg.eng[e][i].seq = keyed.eng[e][i].seq;
-    schedule_core(cg, rng, gs.o.deps, false);
+    schedule_core(cg, rng, gs.o.deps, false, buffered, w);
   }
 }
 

@@ -49,6 +49,12 @@ struct cdm_synth_options {
   dep_options deps{};
   /// With deps and mode 2: one known fault (synth/inject.hpp, cdm_synth_inject.hpp).
   fault inject = fault::none;
+  /// With inject = serial_dma: the fault's reference program instead, the one its cost is
+  /// measured against: the same commands and windows, each window GDMA command waiting for the
+  /// TIU command before the one it waits for in the faulted dump (double-buffered loads, the
+  /// BM1684X generator's clean program). Ignored for the other faults (their reference is the
+  /// clean dump).
+  bool inject_reference = false;
 };
 
 namespace detail {
@@ -124,6 +130,8 @@ struct gen_state {
   std::vector<std::vector<std::uint32_t>> dyn_words;
   std::vector<std::vector<std::vector<std::byte>>> extras;
   std::vector<std::vector<std::size_t>> file_order_sdma;
+  /// --inject serial-dma: the windows' phase in [0, 0.2) (cdm_synth_inject.hpp); -1 = none.
+  double serial_window = -1;
 
   std::int64_t uni(std::int64_t lo, std::int64_t hi) {
     return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);

@@ -67,7 +67,9 @@ inline void inject_mark(gen_state& gs, std::mt19937_64& rng) {
   const fault f = gs.o.inject;
   auto one_in = [&](unsigned n) { return rng() % n == 0; };
   const unsigned heavy = static_cast<unsigned>(rng() % gs.ncores);
-  const double window = static_cast<double>(rng() % 1000) / 1000.0 * 0.2;  // serial-dma
+  // serial-dma: the phase of three windows of 15 % of each core's TIU and GDMA issue order
+  const double window = static_cast<double>(rng() % 1000) / 1000.0 * 0.2;
+  if (f == fault::serial_dma) gs.serial_window = window;  // marked by cdm_synth_deps.hpp
   for (unsigned c = 0; c < gs.ncores; ++c) {
     auto& cg = gs.cores[c];
     for (int e = 0; e < 3; ++e) {
@@ -75,16 +77,12 @@ inline void inject_mark(gen_state& gs, std::mt19937_64& rng) {
       for (std::size_t i = 0; i < v.size(); ++i) {
         auto& g = v[i];
         if (!data_cmd(g)) continue;
-        const double at = static_cast<double>(i) / static_cast<double>(v.size());
         switch (f) {
           case fault::starved_tiu:
             if (e == 1 && one_in(32)) {
               g.inj = f;
               stretch(g, static_cast<double>(P::slow_dma_factor));
             }
-            break;
-          case fault::serial_dma:  // three windows of 15 % of each engine's commands
-            if (e < 2 && std::fmod(at + window, 1.0 / 3) < 0.15) g.inj = f;
             break;
           case fault::lane_underuse:
             if (e == 0 && (g.tsk == 0 || g.tsk == 2) && (g.tsk != 0 || g.eu == 0) &&

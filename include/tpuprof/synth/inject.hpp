@@ -1,7 +1,8 @@
 /// Fault injection for the generators (`tpuprof synth --inject RULE`): a dependency-scheduled
 /// dump with exactly one known performance fault, the ground truth that `tpuprof advise` is
 /// scored against. The rule names are advise's finding names. The fault's cost is measured, not
-/// modelled: span(faulted dump) - span(clean dump of the same seed and options).
+/// modelled: span(faulted dump) - span(clean dump of the same seed and options; SG2260
+/// serial-dma: of the same program double-buffered, inject_report::clean_span_ns).
 #pragma once
 
 #include <algorithm>
@@ -75,6 +76,9 @@ struct inject_record {
 /// The ground-truth report (`--inject-report`, default DIR/inject.json).
 struct inject_report {
   fault rule = fault::none;
+  /// Span of the reference program: the clean dump of the same seed and options, or for
+  /// SG2260 serial-dma the faulted program with its windows' loads double-buffered
+  /// (cdm_synth_options::inject_reference).
   double clean_span_ns = 0, span_ns = 0;
   inject_record what;
   double cost_ns() const noexcept { return span_ns - clean_span_ns; }
