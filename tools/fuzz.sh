@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs each one with a budget.
-# Usage: tools/fuzz.sh [SECS | --time SECS | --runs N] [--jobs J] [--parallel] [--no-build]
-#                      [--bin DIR] [--out DIR] [--timeout S] [TARGET...]
+# Usage: tools/fuzz.sh [SECS | --time SECS | --runs N | --total-runs N] [--jobs J] [--parallel]
+#                      [--no-build] [--bin DIR] [--out DIR] [--timeout S] [TARGET...]
 #   SECS / --time: seconds per target (default 20; CI runs `tools/fuzz.sh 5`)
-#   --runs N:      N executions per target (the 10 M campaign: --runs 10000000)
+#   --runs N:      N executions per target in this run
+#   --total-runs N: until the target's runs summed over all its logs in OUT reach N: a campaign
+#                  killed and restarted goes on where it was (the 10 M campaign: --total-runs 10000000)
 #   --jobs J:      J libFuzzer worker processes per target (default 1)
 #   --parallel:    run all targets at once (default: one after the other)
 #   --no-build:    run the targets already built (do not configure or build)
@@ -13,16 +15,18 @@
 #   TARGET:        fuzz_dump, fuzz_cdm, ... (default: every target)
 # Prints per target: runs, exec/s (wall), CPU seconds and exec per CPU second (what a loaded
 # machine still measures fairly), and the crash/timeout/oom files libFuzzer left.
-# Corpora grow in OUT/corpus/<target>; seeds are read from tests/fuzz/seeds/.
+# Corpora grow in OUT/corpus/<target>; seeds are read from tests/fuzz/seeds/. A run restarted on
+# the same OUT resumes from the corpus; the previous OUT/<target>.log is kept as <target>.log.N.
 # tools/fuzz_status.py OUT prints runs, exec/s and findings of running or finished targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 budget=(-max_total_time=20) jobs=1 targets=() build=1 parallel=0 timeout=10
-bin=build/fuzz/tests/fuzz out=build/fuzz
+bin=build/fuzz/tests/fuzz out=build/fuzz total=0
 while [ $# -gt 0 ]; do
   case $1 in
     --time) budget=(-max_total_time="$2"); shift 2 ;;
     --runs) budget=(-runs="$2"); shift 2 ;;
+    --total-runs) total=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --parallel) parallel=1; shift ;;
     --no-build) build=0; shift ;;
@@ -44,6 +48,21 @@ shopt -s nullglob
 run() {
   local name=$1 f=$bin/$1 corpus=$out/corpus/$1 artifacts=$out/artifacts/$1/ log=$out/$1.log
   mkdir -p "$corpus" "$artifacts"
+  local budget=("${budget[@]}")
+  if [ "$total" -gt 0 ]; then
+    local done_runs
+    done_runs=$(python3 tools/fuzz_status.py --runs-done "$out" "$name")
+    if [ "$done_runs" -ge "$total" ]; then
+      echo "$name: $done_runs runs done over its logs in $out, --total-runs $total reached"
+      return 0
+    fi
+    budget=(-runs=$((total - done_runs)))
+  fi
+  if [ -s "$log" ]; then # keep the previous run's log: tools/fuzz_status.py sums runs over all
+    local k=1
+    while [ -e "$log.$k" ]; do k=$((k + 1)); done
+    mv "$log" "$log.$k"
+  fi
   local extra=() timer=()
   [ "$jobs" -gt 1 ] && extra=(-jobs="$jobs" -workers="$jobs")
   rm -f "$out/$name.cpu"
@@ -66,6 +85,7 @@ report() {
 }
 
 mkdir -p "$out"
+(cd "$bin" && pwd) >"$out/bin_dir" || true # where tools/fuzz_status.py finds the binaries to re-run units
 status=0
 if [ $parallel = 1 ]; then
   pids=()
