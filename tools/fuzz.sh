@@ -2,6 +2,7 @@
 # Builds the libFuzzer targets with clang and runs each one with a budget.
 # Usage: tools/fuzz.sh [SECS | --time SECS | --runs N | --total-runs N] [--jobs J] [--parallel]
 #                      [--no-build] [--bin DIR] [--out DIR] [--timeout S] [TARGET...]
+#        tools/fuzz.sh --minimize [--bin DIR] [--out DIR] [TARGET...]
 #   SECS / --time: seconds per target (default 20; CI runs `tools/fuzz.sh 5`)
 #   --runs N:      N executions per target in this run
 #   --total-runs N: until the target's runs summed over all its logs in OUT reach N: a campaign
@@ -12,16 +13,20 @@
 #   --bin DIR:     where the fuzz_* binaries are (default build/fuzz/tests/fuzz; implies --no-build)
 #   --out DIR:     logs, corpora and crash/timeout/oom artifacts (default build/fuzz)
 #   --timeout S:   libFuzzer's per-input time limit, a hang above it (default 10)
+#   --minimize:    replace tests/fuzz/corpus/<target>/ by a minimal set of OUT/corpus/<target>,
+#                  the seeds and the old kept corpus with the same coverage features (libFuzzer's
+#                  -set_cover_merge=1); runs no fuzzing
 #   TARGET:        fuzz_dump, fuzz_cdm, ... (default: every target)
 # Prints per target: runs, exec/s (wall), CPU seconds and exec per CPU second (what a loaded
 # machine still measures fairly), and the crash/timeout/oom files libFuzzer left.
-# Corpora grow in OUT/corpus/<target>; seeds are read from tests/fuzz/seeds/. A run restarted on
-# the same OUT resumes from the corpus; the previous OUT/<target>.log is kept as <target>.log.N.
+# Corpora grow in OUT/corpus/<target>; the hand-made seeds (tests/fuzz/seeds/<name>/) and the kept
+# minimized corpus of past campaigns (tests/fuzz/corpus/<name>/) are read too. A run restarted on
+# the same OUT resumes from its corpus; the previous OUT/<target>.log is kept as <target>.log.N.
 # tools/fuzz_status.py OUT prints runs, exec/s and findings of running or finished targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 budget=(-max_total_time=20) jobs=1 targets=() build=1 parallel=0 timeout=10
-bin=build/fuzz/tests/fuzz out=build/fuzz total=0
+bin=build/fuzz/tests/fuzz out=build/fuzz total=0 minimize=0
 while [ $# -gt 0 ]; do
   case $1 in
     --time) budget=(-max_total_time="$2"); shift 2 ;;
@@ -29,6 +34,7 @@ while [ $# -gt 0 ]; do
     --total-runs) total=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --parallel) parallel=1; shift ;;
+    --minimize) minimize=1; shift ;;
     --no-build) build=0; shift ;;
     --bin) bin=$2 build=0; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -43,6 +49,30 @@ if [ $build = 1 ]; then
 fi
 shopt -s nullglob
 [ ${#targets[@]} -gt 0 ] || for f in "$bin"/fuzz_*; do [ -x "$f" ] && targets+=("$(basename "$f")"); done
+
+# The read-only input directories of a target: its seeds and its kept corpus.
+inputs() {
+  local d
+  for d in tests/fuzz/seeds/"${1#fuzz_}" tests/fuzz/corpus/"${1#fuzz_}"; do
+    [ -d "$d" ] && echo "$d"
+  done
+}
+
+# Replaces tests/fuzz/corpus/<name>/ by a minimal set with the features of all the inputs.
+minimize() {
+  local name=$1 keep=tests/fuzz/corpus/${1#fuzz_} tmp
+  tmp=$(mktemp -d)
+  mkdir -p "$tmp/new" "$out/corpus/$name" "$out/minimize"
+  # shellcheck disable=SC2046
+  "$bin/$name" -set_cover_merge=1 -max_len=65536 -rss_limit_mb=2048 "$tmp/new" \
+    "$out/corpus/$name" $(inputs "$name") >"$out/minimize/$name.log" 2>&1
+  rm -rf "$keep"
+  mkdir -p "$keep"
+  cp -r "$tmp/new/." "$keep/"
+  rm -rf "$tmp"
+  echo "-- $name: $(ls "$keep" | wc -l) files, $(du -sk --apparent-size "$keep" | cut -f1) KiB in $keep" \
+    "($(grep -o '[0-9]* new features' "$out/minimize/$name.log" | tail -1))"
+}
 
 # Runs one target; its libFuzzer output goes to OUT/<target>.log.
 run() {
@@ -67,9 +97,10 @@ run() {
   [ "$jobs" -gt 1 ] && extra=(-jobs="$jobs" -workers="$jobs")
   rm -f "$out/$name.cpu"
   [ -x /usr/bin/time ] && timer=(/usr/bin/time -o "$out/$name.cpu" -f "%U %S")
+  # shellcheck disable=SC2046
   "${timer[@]}" "$f" "${budget[@]}" "${extra[@]}" -rss_limit_mb=2048 -timeout="$timeout" \
     -max_len=65536 -artifact_prefix="$artifacts" -print_final_stats=1 "$corpus" \
-    tests/fuzz/seeds/"${name#fuzz_}" >"$log" 2>&1
+    $(inputs "$name") >"$log" 2>&1
 }
 
 # Prints what a finished target's log and artifacts say.
@@ -85,6 +116,10 @@ report() {
 }
 
 mkdir -p "$out"
+if [ $minimize = 1 ]; then
+  for name in "${targets[@]}"; do minimize "$name"; done
+  exit 0
+fi
 (cd "$bin" && pwd) >"$out/bin_dir" || true # where tools/fuzz_status.py finds the binaries to re-run units
 status=0
 if [ $parallel = 1 ]; then

@@ -108,8 +108,8 @@ def rerun(binary, art_path, cache, limit):
 
 def status(out, bin_dir, limit):
     found_any = False
-    names = sorted({re.sub(r"\.log(\.\d+)?$", "", f) for f in os.listdir(out)
-                    if f.startswith("fuzz_") and re.search(r"\.log(\.\d+)?$", f)})
+    names = sorted({m.group(1) for m in (re.fullmatch(r"(fuzz_\w+)\.log(\.\d+)?", f)
+                                         for f in os.listdir(out)) if m})
     print(f"{'target':<18} {'runs':>11} {'logs':>4} {'exec/s':>7} {'corpus':>7} {'state':<8} "
           "findings")
     for name in names:
@@ -124,13 +124,13 @@ def status(out, bin_dir, limit):
         arts = sorted(a for a in os.listdir(art_dir)
                       if not a.startswith(".")) if os.path.isdir(art_dir) else []
         binary = os.path.join(bin_dir, name) if bin_dir else None
-        findings, cleared = [], 0
+        findings, cleared, longest = [], 0, 0.0
         for a in arts:
             if a.startswith(RERUN_KINDS):
                 passed, secs = rerun(binary, os.path.join(art_dir, a),
                                      os.path.join(art_dir, ".rerun", a), limit)
                 if passed:
-                    cleared += 1
+                    cleared, longest = cleared + 1, max(longest, secs)
                     continue
                 a += " (not re-run: no binary)" if passed is None else f" (fails re-run, {secs:.0f}s)"
             findings.append(a)
@@ -145,7 +145,8 @@ def status(out, bin_dir, limit):
         state = process_state(out, name) or ("done" if finished else "killed")
         text = ", ".join(findings) if findings else "0 crashes, hangs, OOMs"
         if cleared:
-            text += f" ({cleared} slow/timeout unit(s) re-ran in time: not findings)"
+            text += (f" ({cleared} slow/timeout unit(s) re-ran alone in {longest:.1f} s at most: "
+                     "not findings)")
         print(f"{name:<18} {total:>11} {len(logs_of(out, name)):>4} {rate:>7} {corpus:>7} "
               f"{state:<8} {text}")
     return found_any
