@@ -25,6 +25,9 @@
 # tools/fuzz_status.py OUT prints runs, exec/s and findings of running or finished targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The whole script is one block that bash reads before running it, so a campaign that runs for
+# hours is not derailed when the file is edited meanwhile.
+{
 budget=(-max_total_time=20) jobs=1 targets=() build=1 parallel=0 timeout=10
 bin=build/fuzz/tests/fuzz out=build/fuzz total=0 minimize=0
 while [ $# -gt 0 ]; do
@@ -106,7 +109,9 @@ run() {
 # Prints what a finished target's log and artifacts say.
 report() {
   local name=$1 log=$out/$1.log
-  echo "-- $name (${budget[*]}, $jobs job(s))"
+  local what="${budget[*]}"
+  [ "$total" -gt 0 ] && what="--total-runs $total over all logs"
+  echo "-- $name ($what, $jobs job(s))"
   grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|ERROR|SUMMARY" "$log" | sort -u | head -5 || true
   local units
   units=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{s+=$1} END {print s+0}')
@@ -133,3 +138,4 @@ else
   done
 fi
 exit $status
+}
