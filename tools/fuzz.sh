@@ -81,29 +81,41 @@ minimize() {
 run() {
   local name=$1 f=$bin/$1 corpus=$out/corpus/$1 artifacts=$out/artifacts/$1/ log=$out/$1.log
   mkdir -p "$corpus" "$artifacts"
-  local budget=("${budget[@]}")
-  if [ "$total" -gt 0 ]; then
-    local done_runs
-    done_runs=$(python3 tools/fuzz_status.py --runs-done "$out" "$name")
-    if [ "$done_runs" -ge "$total" ]; then
-      echo "$name: $done_runs runs done over its logs in $out, --total-runs $total reached"
-      return 0
+  if python3 tools/fuzz_status.py --running "$out" "$name"; then
+    echo "$name: already running on $out (tools/fuzz_status.py $out)" >&2
+    return 1
+  fi
+  local budget=("${budget[@]}") restarts=0 rc
+  while :; do
+    if [ "$total" -gt 0 ]; then
+      local done_runs
+      done_runs=$(python3 tools/fuzz_status.py --runs-done "$out" "$name")
+      if [ "$done_runs" -ge "$total" ]; then
+        echo "$name: $done_runs runs done over its logs in $out, --total-runs $total reached"
+        return 0
+      fi
+      budget=(-runs=$((total - done_runs)))
     fi
-    budget=(-runs=$((total - done_runs)))
-  fi
-  if [ -s "$log" ]; then # keep the previous run's log: tools/fuzz_status.py sums runs over all
-    local k=1
-    while [ -e "$log.$k" ]; do k=$((k + 1)); done
-    mv "$log" "$log.$k"
-  fi
-  local extra=() timer=()
-  [ "$jobs" -gt 1 ] && extra=(-jobs="$jobs" -workers="$jobs")
-  rm -f "$out/$name.cpu"
-  [ -x /usr/bin/time ] && timer=(/usr/bin/time -o "$out/$name.cpu" -f "%U %S")
-  # shellcheck disable=SC2046
-  "${timer[@]}" "$f" "${budget[@]}" "${extra[@]}" -rss_limit_mb=2048 -timeout="$timeout" \
-    -max_len=65536 -artifact_prefix="$artifacts" -print_final_stats=1 "$corpus" \
-    $(inputs "$name") >"$log" 2>&1
+    if [ -s "$log" ]; then # keep the previous run's log: tools/fuzz_status.py sums runs over all
+      local k=1
+      while [ -e "$log.$k" ]; do k=$((k + 1)); done
+      mv "$log" "$log.$k"
+    fi
+    local extra=() timer=()
+    [ "$jobs" -gt 1 ] && extra=(-jobs="$jobs" -workers="$jobs")
+    rm -f "$out/$name.cpu"
+    [ -x /usr/bin/time ] && timer=(/usr/bin/time -o "$out/$name.cpu" -f "%U %S")
+    rc=0
+    # shellcheck disable=SC2046
+    "${timer[@]}" "$f" "${budget[@]}" "${extra[@]}" -rss_limit_mb=2048 -timeout="$timeout" \
+      -max_len=65536 -artifact_prefix="$artifacts" -print_final_stats=1 "$corpus" \
+      $(inputs "$name") >"$log" 2>&1 || rc=$?
+    # libFuzzer's per-input limit is wall time: a fuzzer paused (SIGSTOP) or starved longer than
+    # it exits with a timeout (code 70). A campaign goes on; fuzz_status.py re-runs the unit.
+    if [ "$total" -eq 0 ] || [ "$rc" -ne 70 ] || [ "$restarts" -ge 50 ]; then return "$rc"; fi
+    restarts=$((restarts + 1))
+    echo "$name: timeout exit, restart $restarts (tools/fuzz_status.py re-runs the unit alone)" >&2
+  done
 }
 
 # Prints what a finished target's log and artifacts say.

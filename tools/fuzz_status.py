@@ -13,6 +13,7 @@ OUT/artifacts/<target>/.rerun/ so each artifact runs once.
 
 Usage: tools/fuzz_status.py [OUT_DIR] [--bin DIR] [--rerun-timeout S]
        tools/fuzz_status.py --runs-done OUT_DIR TARGET   (prints the summed runs; for fuzz.sh)
+       tools/fuzz_status.py --running OUT_DIR TARGET     (exit 0 when a fuzzer of it runs; fuzz.sh)
 OUT_DIR as given to fuzz.sh --out (default build/fuzz). Exit 1 when any target found something."""
 import argparse
 import os
@@ -39,26 +40,39 @@ def logs_of(out, name):
 
 
 def parse_log(path):
-    """(runs, exec/s, finished, {artifact: [error lines]}, [errors with no artifact])."""
+    """(runs, exec/s, finished, {artifact: [error lines]}, [errors with no artifact]). Errors and
+    the artifact libFuzzer wrote for them are in one block between progress lines, in either
+    order (a crash's report comes before its artifact, a timeout's after)."""
     runs, rate, final = 0, 0, None
-    by_artifact, pending = {}, []
+    by_artifact, loose, errors, arts = {}, [], [], []
+
+    def flush():
+        if arts:
+            for a in arts:
+                by_artifact.setdefault(a, []).extend(errors)
+        else:
+            loose.extend(errors)
+        errors.clear()
+        arts.clear()
+
     with open(path, errors="replace") as f:
         for line in f:
             m = PROGRESS.match(line)
             if m:
+                flush()
                 runs, rate = int(m.group(1)), int(m.group(2))
             elif line.startswith("stat::number_of_executed_units:"):
                 final = int(line.split(":")[-1])
             elif line.startswith("stat::average_exec_per_sec:"):
                 rate = int(line.split(":")[-1])
             elif "ERROR:" in line or line.startswith("SUMMARY:"):
-                pending.append(line.strip()[:100])
+                errors.append(line.strip()[:100])
             else:
                 w = WRITTEN.search(line)
                 if w:
-                    by_artifact.setdefault(os.path.basename(w.group(1)), []).extend(pending)
-                    pending = []
-    return (final if final is not None else runs), rate, final is not None, by_artifact, pending
+                    arts.append(os.path.basename(w.group(1)))
+    flush()
+    return (final if final is not None else runs), rate, final is not None, by_artifact, loose
 
 
 def runs_done(out, name):
@@ -159,7 +173,10 @@ def main():
     ap.add_argument("--bin", help="directory of the fuzz_* binaries (re-runs slow/timeout units)")
     ap.add_argument("--rerun-timeout", type=int, default=300)
     ap.add_argument("--runs-done", action="store_true", help="print OUT TARGET's summed runs")
+    ap.add_argument("--running", action="store_true", help="exit 0 when OUT TARGET is running")
     a = ap.parse_args()
+    if a.running:
+        return 0 if process_state(a.out, a.target) else 1
     if a.runs_done:
         print(runs_done(a.out, a.target))
         return 0
