@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets with clang and runs each one with a budget.
 # Usage: tools/fuzz.sh [SECS | --time SECS | --runs N | --total-runs N] [--jobs J] [--parallel]
 #                      [--no-build] [--bin DIR] [--out DIR] [--timeout S] [TARGET...]
-#        tools/fuzz.sh --minimize [--bin DIR] [--out DIR] [TARGET...]
+#        tools/fuzz.sh --minimize [--max-kib K] [--bin DIR] [--out DIR] [TARGET...]
 #   SECS / --time: seconds per target (default 20; CI runs `tools/fuzz.sh 5`)
 #   --runs N:      N executions per target in this run
 #   --total-runs N: until the target's runs summed over all its logs in OUT reach N: a campaign
@@ -13,9 +13,9 @@
 #   --bin DIR:     where the fuzz_* binaries are (default build/fuzz/tests/fuzz; implies --no-build)
 #   --out DIR:     logs, corpora and crash/timeout/oom artifacts (default build/fuzz)
 #   --timeout S:   libFuzzer's per-input time limit, a hang above it (default 10)
-#   --minimize:    replace tests/fuzz/corpus/<target>/ by a minimal set of OUT/corpus/<target>,
-#                  the seeds and the old kept corpus with the same coverage features (libFuzzer's
-#                  -set_cover_merge=1); runs no fuzzing
+#   --minimize:    replace tests/fuzz/corpus/<target>/ by the smallest inputs of OUT/corpus/<target>,
+#                  the seeds and the old kept corpus that add coverage edges, at most K KiB
+#                  (--max-kib, default 256); runs no fuzzing
 #   TARGET:        fuzz_dump, fuzz_cdm, ... (default: every target)
 # Prints per target: runs, exec/s (wall), CPU seconds and exec per CPU second (what a loaded
 # machine still measures fairly), and the crash/timeout/oom files libFuzzer left.
@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 # hours is not derailed when the file is edited meanwhile.
 {
 budget=(-max_total_time=20) jobs=1 targets=() build=1 parallel=0 timeout=10
-bin=build/fuzz/tests/fuzz out=build/fuzz total=0 minimize=0
+bin=build/fuzz/tests/fuzz out=build/fuzz total=0 minimize=0 max_kib=256
 while [ $# -gt 0 ]; do
   case $1 in
     --time) budget=(-max_total_time="$2"); shift 2 ;;
@@ -38,6 +38,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --parallel) parallel=1; shift ;;
     --minimize) minimize=1; shift ;;
+    --max-kib) max_kib=$2; shift 2 ;;
     --no-build) build=0; shift ;;
     --bin) bin=$2 build=0; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -61,20 +62,28 @@ inputs() {
   done
 }
 
-# Replaces tests/fuzz/corpus/<name>/ by a minimal set with the features of all the inputs.
+# Replaces tests/fuzz/corpus/<name>/ by the smallest inputs that add coverage edges (libFuzzer's
+# -merge=1 without hit counts, smallest first) up to --max-kib; prints the edges kept of all.
 minimize() {
-  local name=$1 keep=tests/fuzz/corpus/${1#fuzz_} tmp
+  local name=$1 keep=tests/fuzz/corpus/${1#fuzz_} tmp used=0 size file all kept
   tmp=$(mktemp -d)
-  mkdir -p "$tmp/new" "$out/corpus/$name" "$out/minimize"
+  mkdir -p "$tmp/new" "$tmp/chk" "$out/corpus/$name" "$out/minimize"
   # shellcheck disable=SC2046
-  "$bin/$name" -set_cover_merge=1 -max_len=65536 -rss_limit_mb=2048 "$tmp/new" \
+  "$bin/$name" -merge=1 -use_counters=0 -max_len=65536 -rss_limit_mb=2048 "$tmp/new" \
     "$out/corpus/$name" $(inputs "$name") >"$out/minimize/$name.log" 2>&1
   rm -rf "$keep"
   mkdir -p "$keep"
-  cp -r "$tmp/new/." "$keep/"
+  while read -r size file; do
+    [ $((used + size)) -le $((max_kib * 1024)) ] || break
+    cp "$file" "$keep/"
+    used=$((used + size))
+  done < <(find "$tmp/new" -type f -printf '%s %p\n' | sort -n)
+  "$bin/$name" -merge=1 -use_counters=0 "$tmp/chk" "$keep" >"$out/minimize/$name.check.log" 2>&1
+  all=$(grep -o '[0-9]* new coverage edges' "$out/minimize/$name.log" | tail -1 | cut -d' ' -f1)
+  kept=$(grep -o '[0-9]* new coverage edges' "$out/minimize/$name.check.log" | tail -1 | cut -d' ' -f1)
+  echo "-- $name: $(find "$keep" -type f | wc -l) files, $((used / 1024)) KiB in $keep:" \
+    "${kept:-?} of the ${all:-?} coverage edges of all inputs"
   rm -rf "$tmp"
-  echo "-- $name: $(ls "$keep" | wc -l) files, $(du -sk --apparent-size "$keep" | cut -f1) KiB in $keep" \
-    "($(grep -o '[0-9]* new features' "$out/minimize/$name.log" | tail -1))"
 }
 
 # Runs one target; its libFuzzer output goes to OUT/<target>.log.
