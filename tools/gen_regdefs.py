@@ -12,7 +12,13 @@ Fields are laid out back to back from bit 0 (the spreadsheet's layout; the sum o
 equals `length`). Where a field straddles a 64-bit word, ctypes would move it to the next word;
 the generated header lists those fields in a comment (see docs/registers.md).
 The output is a header of `tpuprof::regs::reg_field` arrays: name, low bit, width; format it
-with clang-format-16 afterwards.
+with clang-format-16 afterwards. Each table also gets its name index as a string literal: an
+open-addressing table of 2^k >= 2n one-character slots ('#' + field index + 1, '#' empty), a
+field at the slot its name's FNV-1a hash (`regs::name_hash`) picks or the next free one, so
+`reg_table::find` costs a probe or two instead of a scan of string compares (issue #17). Written
+as a literal it costs the compiler next to nothing (1 MB of GGC for the header-only umbrella; an
+index computed in constant evaluation cost 34 MB and broke the compile budget, a std::string_view
+member 4 MB more than a pointer).
 
 Usage: gen_regdefs.py CHIP TPU_MLIR_DIR [OUT_HEADER]
 e.g.   tools/gen_regdefs.py bm1684x $TPU_MLIR && clang-format-16 -i include/tpuprof/chips/bm1684x/regs.hpp
@@ -103,6 +109,40 @@ def load_reg_def(path, skip=()):
     return out
 
 
+def name_hash(name):
+    """FNV-1a, 32 bits, of the UTF-8 name: regs::name_hash in include/tpuprof/regs/reg_table.hpp."""
+    h = 2166136261
+    for b in name.encode("utf-8"):
+        h = ((h ^ b) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def name_index(names):
+    """The slots of a table's name index (see the module doc); the first of equal names wins."""
+    size = 2
+    while size < 2 * len(names):
+        size *= 2
+    slots, seen = [0] * size, set()
+    for i, name in enumerate(names):
+        if name in seen:
+            continue
+        seen.add(name)
+        k = name_hash(name) & (size - 1)
+        while slots[k]:
+            k = (k + 1) & (size - 1)
+        slots[k] = i + 1
+    return slots
+
+
+def slot_char(v):
+    """Slot value v (0 empty, else field index + 1) as a string-literal character: chr(0x23 + v)
+    ('#' is empty), octal-escaped where that is '"', '\\', '?' or not printable ASCII."""
+    c = 0x23 + v
+    if c > 0xFF:
+        raise SystemExit(f"slot value {v}: the index holds at most {0xFF - 0x23} fields")
+    return chr(c) if c < 0x7F and chr(c) not in '"\\?' else f"\\{c:03o}"
+
+
 def ident(sheet):
     s = re.sub(r"（.*?）|\(.*?\)", "", sheet)  # drop "(0x000)"-style suffixes
     s = s.replace("&", "_")
@@ -129,7 +169,8 @@ def main():
         f"/// {ns} command register layouts.",
         f"/// Source facts: {provenance},",
         "/// which the vendor generated from its register spreadsheets. Each table lists the",
-        "/// fields of one command form in bit order: name, low bit, width (LSB-first bit numbering).",
+        "/// fields of one command form in bit order: name, low bit, width (LSB-first bit numbering);",
+        "/// after them each table's field-name index (see regs::reg_table::index).",
         "#pragma once",
         "",
         "#include <array>",
@@ -166,7 +207,13 @@ def main():
         lines.append(f"inline constexpr std::array<reg_field, {len(fields)}> {cid}_fields{{{{")
         lines.extend(rows)
         lines.append("}};")
-        lines.append(f'inline constexpr reg_table {cid}{{"{sheet.strip()}", {cid}_fields, {lo}}};')
+        slots = name_index([f for f, _ in fields])
+        # the index inline, one character a slot: printable characters in the table's own
+        # initializer cost the compiler least (a variable per index costs 1 MB more GGC over all
+        # chips, hex escapes 2 MB more)
+        index = '"' + "".join(map(slot_char, slots)) + '"'
+        lines.append(f'inline constexpr reg_table {cid}{{"{sheet.strip()}", {cid}_fields, {lo}, '
+                     f'{index}, {len(slots) - 1}}};')
         lines.append("")
     lines.append(f"/// Every table of this chip, in the vendor file's order.")
     lines.append(f"inline constexpr std::array<const reg_table*, {len(names)}> all_tables{{")

@@ -14,6 +14,14 @@
 
 namespace tpuprof::regs {
 
+/// FNV-1a (32 bits) of a field name: the slot a generated name index gives the field
+/// (tools/gen_regdefs.py computes the same hash and writes the index as a literal).
+constexpr std::uint32_t name_hash(std::string_view s) noexcept {
+  std::uint32_t h = 2166136261u;
+  for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h;
+}
+
 /// One field of a command descriptor. Bit k of a command is bit (k mod 8) of
 /// its byte k/8 (little-endian, LSB first), as the vendor tools read it.
 struct reg_field {
@@ -27,10 +35,25 @@ struct reg_table {
   std::string_view sheet;             ///< vendor sheet name, e.g. "sAR", "DMA_tensor（0x000）"
   std::span<const reg_field> fields;  ///< in bit order
   unsigned bits = 0;                  ///< command length in bits
+  /// Name index written by tools/gen_regdefs.py: 2^k one-character slots, `index_empty` + field
+  /// index + 1 (`index_empty` alone: empty; at least one is), a field at slot name_hash(name) &
+  /// index_mask or the next free one. Lookups by name were a scan of string compares: ~40 % of a
+  /// BM1688 decode and most of fuzz_bmprofile's time (#17). Null for hand-built tables: find()
+  /// scans them. (A pointer, not a string_view: 4 MB less compiler memory over all tables.)
+  const char* index = nullptr;
+  std::uint32_t index_mask = 0;  ///< slots - 1
+  static constexpr unsigned char index_empty = '#';
 
   constexpr unsigned bytes() const noexcept { return (bits + 7) / 8; }
-  /// Index of a field by name; nullopt when this form has no such field.
+  /// Index of a field by name (the first of equal names); nullopt when this form has none.
   constexpr std::optional<std::size_t> find(std::string_view name) const noexcept {
+    if (index) {
+      for (std::size_t k = name_hash(name) & index_mask;; k = (k + 1) & index_mask) {
+        const unsigned slot = static_cast<unsigned char>(index[k]) - index_empty;
+        if (slot == 0) return std::nullopt;
+        if (fields[slot - 1].name == name) return slot - 1;
+      }
+    }
     for (std::size_t i = 0; i < fields.size(); ++i)
       if (fields[i].name == name) return i;
     return std::nullopt;

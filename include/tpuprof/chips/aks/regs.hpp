@@ -4,7 +4,7 @@
 /// python/debugger/target_1690/regdef.py (BM1690 = SG2260, from BM1690_TPU_TIU_Reg0.12.xlsx and
 /// GDMA_BM1690_DES_REG_12_21.xlsx), which the vendor generated from its register spreadsheets. Each
 /// table lists the fields of one command form in bit order: name, low bit, width (LSB-first bit
-/// numbering).
+/// numbering); after them each table's field-name index (see regs::reg_table::index).
 #pragma once
 
 #include <array>
@@ -103,7 +103,12 @@ inline constexpr std::array<reg_field, 88> conv_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table conv{"CONV", conv_fields, 1024};
+inline constexpr reg_table conv{"CONV", conv_fields, 1024,
+                                "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                                "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s#"
+                                "##K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#"
+                                "####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                                255};
 
 inline constexpr std::array<reg_field, 58> s_conv_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -136,7 +141,11 @@ inline constexpr std::array<reg_field, 58> s_conv_fields{{
     reg_field{"res1_addr", 416, 32},    reg_field{"opd3_addr", 448, 32},
     reg_field{"opd0_h_str", 480, 16},   reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv{"sCONV", s_conv_fields, 512};
+inline constexpr reg_table s_conv{
+    "sCONV", s_conv_fields, 512,
+    "###J#######@#N#F#PZ5##ML#2##S\134#[Q(C8&E.G4VY<##B'#6)###T###3#O###17##:#$###0I#*K#######+-HU#"
+    "\077W#######]####X##>#%A#R#;####9#=/#D,#",
+    127};
 
 inline constexpr std::array<reg_field, 88> conv_bw_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -228,7 +237,13 @@ inline constexpr std::array<reg_field, 88> conv_bw_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table conv_bw{"CONV_BW", conv_bw_fields, 1024};
+inline constexpr reg_table conv_bw{
+    "CONV_BW", conv_bw_fields, 1024,
+    "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+    "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###K###########C#]z###Zh#7g##"
+    "t#{_2Ayj#'0i##>##Q##<#V########+\1343#####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####"
+    ".5######",
+    255};
 
 inline constexpr std::array<reg_field, 58> s_conv_bw_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -261,7 +276,11 @@ inline constexpr std::array<reg_field, 58> s_conv_bw_fields{{
     reg_field{"res1_addr", 416, 32},    reg_field{"opd3_addr", 448, 32},
     reg_field{"opd0_h_str", 480, 16},   reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv_bw{"sCONV_BW", s_conv_bw_fields, 512};
+inline constexpr reg_table s_conv_bw{
+    "sCONV_BW", s_conv_bw_fields, 512,
+    "###J#######@#N#F#PZ5###LM2##S\134#[Q(C8&E.G4VY<##B'#6)###T###3#O###17##:#$###0I#*K#######+-HU#"
+    "\077W#######]####X##>#%A#R#;####9#=/#D,#",
+    127};
 
 inline constexpr std::array<reg_field, 88> mm_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -353,7 +372,12 @@ inline constexpr std::array<reg_field, 88> mm_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm{"MM", mm_fields, 1024};
+inline constexpr reg_table mm{"MM", mm_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14#########BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K#######,###C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 41> s_mm_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -378,7 +402,11 @@ inline constexpr std::array<reg_field, 41> s_mm_fields{{
     reg_field{"opd1_addr", 288, 32},    reg_field{"opd2_addr", 320, 32},
     reg_field{"rsvd9", 352, 32},
 }};
-inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384};
+inline constexpr reg_table s_mm{
+    "sMM", s_mm_fields, 384,
+    "###########'#A#H#B#5###C#:##E#*#D(K0##-8#########+)#######;###1#97##4<$###/"
+    "##>#########,6G##I###2F#######J\077###%####=L###&#3.#@##",
+    127};
 
 inline constexpr std::array<reg_field, 88> mm2_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -470,7 +498,12 @@ inline constexpr std::array<reg_field, 88> mm2_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm2{"MM2", mm2_fields, 1024};
+inline constexpr reg_table mm2{"MM2", mm2_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 inline constexpr std::array<reg_field, 35> s_mm2_fields{{
     reg_field{"cmd_short", 0, 1},        reg_field{"sym_range", 1, 1},
@@ -492,7 +525,11 @@ inline constexpr std::array<reg_field, 35> s_mm2_fields{{
     reg_field{"opd0_addr", 160, 32},     reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 256};
+inline constexpr reg_table s_mm2{
+    "sMM2", s_mm2_fields, 256,
+    "###########,#:#B#;#6#####4#######(FA&#0C###@###'#*)#######-<####38##5#$###2##7########+/"
+    "=###D###\077########E####%####>######91##.#",
+    127};
 
 inline constexpr std::array<reg_field, 88> cmp_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -584,7 +621,12 @@ inline constexpr std::array<reg_field, 88> cmp_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cmp{"CMP", cmp_fields, 1024};
+inline constexpr reg_table cmp{"CMP", cmp_fields, 1024,
+                               "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K#######.###C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####-5######",
+                               255};
 
 inline constexpr std::array<reg_field, 31> s_cmp_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -604,7 +646,9 @@ inline constexpr std::array<reg_field, 31> s_cmp_fields{{
     reg_field{"opd1_addr", 288, 32},    reg_field{"opd2_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_cmp{"sCMP", s_cmp_fields, 384};
+inline constexpr reg_table s_cmp{
+    "sCMP", s_cmp_fields, 384,
+    "80####$###)/#:#=#<>###9&####\077#6B*4A###'1#@#+##5##3#2####.#,(7-%;", 63};
 
 inline constexpr std::array<reg_field, 88> sfu_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -696,7 +740,12 @@ inline constexpr std::array<reg_field, 88> sfu_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sfu{"SFU", sfu_fields, 1024};
+inline constexpr reg_table sfu{"SFU", sfu_fields, 1024,
+                               "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####-5######",
+                               255};
 
 inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -711,7 +760,9 @@ inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"opd1_n", 144, 16},      reg_field{"res0_addr", 160, 32},
     reg_field{"opd0_addr", 192, 32},   reg_field{"opd1_addr", 224, 32},
 }};
-inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256};
+inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256,
+                                 "#,##.#$###)+#037#5####2&####681#######'-#9#########/####*##(4#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> vc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -803,7 +854,12 @@ inline constexpr std::array<reg_field, 88> vc_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table vc{"VC", vc_fields, 1024};
+inline constexpr reg_table vc{"VC", vc_fields, 1024,
+                              "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K#######-###C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 28> s_vc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -821,7 +877,9 @@ inline constexpr std::array<reg_field, 28> s_vc_fields{{
     reg_field{"opd1_w", 240, 16},      reg_field{"opd1_addr", 256, 32},
     reg_field{"opd2_addr", 288, 32},   reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384};
+inline constexpr reg_table s_vc{
+    "sVC", s_vc_fields, 384, "*/##1#$###)5#,84#9####3&<+##6;7#:#>###'0#=#######\077#2####.##(##%-",
+    63};
 
 inline constexpr std::array<reg_field, 88> lin_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -913,7 +971,12 @@ inline constexpr std::array<reg_field, 88> lin_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table lin{"LIN", lin_fields, 1024};
+inline constexpr reg_table lin{"LIN", lin_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 // sLIN: crosses a 64-bit word (ctypes would move it): opt_rsv0
 inline constexpr std::array<reg_field, 25> s_lin_fields{{
@@ -931,7 +994,9 @@ inline constexpr std::array<reg_field, 25> s_lin_fields{{
     reg_field{"opd0_addr", 192, 32},    reg_field{"opd1_addr", 224, 32},
     reg_field{"opd2_addr", 256, 32},
 }};
-inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 288};
+inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 288,
+                                 "#3##,#$###)##6/9#8##1#5&##-#:2####<###'04;#*#######.######+(7#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> ar_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1023,7 +1088,12 @@ inline constexpr std::array<reg_field, 88> ar_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table ar{"AR", ar_fields, 1024};
+inline constexpr reg_table ar{"AR", ar_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 49> s_ar_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -1052,7 +1122,11 @@ inline constexpr std::array<reg_field, 49> s_ar_fields{{
     reg_field{"opd1_h_str", 468, 20},   reg_field{"opd1_w_str", 488, 20},
     reg_field{"rsvd3", 508, 4},
 }};
-inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512};
+inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512,
+                                "###########=#\077#B#A#/"
+                                "##>H#8G##NP##:E#J#'2I##+##;##6T#######O#-@##71##3L$###)##<####R###"
+                                "5&S###C###*###Q####D#K##.###F4####09,(#M%#",
+                                127};
 
 inline constexpr std::array<reg_field, 88> pord_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1144,7 +1218,12 @@ inline constexpr std::array<reg_field, 88> pord_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table pord{"PorD", pord_fields, 1024};
+inline constexpr reg_table pord{"PorD", pord_fields, 1024,
+                                "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                                "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s#"
+                                "##K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#"
+                                "####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                                255};
 
 inline constexpr std::array<reg_field, 52> s_pord_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -1174,7 +1253,11 @@ inline constexpr std::array<reg_field, 52> s_pord_fields{{
     reg_field{"opd2_addr", 352, 32},    reg_field{"res1_addr", 384, 32},
     reg_field{"opd3_addr", 416, 32},    reg_field{"rsvd3", 448, 64},
 }};
-inline constexpr reg_table s_pord{"sPorD", s_pord_fields, 512};
+inline constexpr reg_table s_pord{
+    "sPorD", s_pord_fields, 512,
+    "###=#######A#J#Q#LU3##I##1##N#FV#(DT##,H2##6##C'#4)W##O###G#K###05##9#$###.<#E>#######;+P##@R#"
+    "###########S##\077#%B#M#:####&/7-#8*#",
+    127};
 
 inline constexpr std::array<reg_field, 88> rq_dq_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1266,7 +1349,13 @@ inline constexpr std::array<reg_field, 88> rq_dq_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table rq_dq{"RQ&DQ", rq_dq_fields, 1024};
+inline constexpr reg_table rq_dq{
+    "RQ&DQ", rq_dq_fields, 1024,
+    "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+    "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###K###########C#]z###Zh#7g##"
+    "t#{_2Ayj#'0i##>##Q##<#V########+\1343#####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####"
+    ".5######",
+    255};
 
 inline constexpr std::array<reg_field, 25> s_rq_sdq_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -1283,7 +1372,9 @@ inline constexpr std::array<reg_field, 25> s_rq_sdq_fields{{
     reg_field{"res0_w", 176, 16},       reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_rq_sdq{"sRQ&sDQ", s_rq_sdq_fields, 256};
+inline constexpr reg_table s_rq_sdq{
+    "sRQ&sDQ", s_rq_sdq_fields, 256,
+    "+/##-#$###*3#284#:####7'####5#####<###(6#;#0##%####1####.#,)9#&#", 63};
 
 inline constexpr std::array<reg_field, 88> sg_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1375,7 +1466,12 @@ inline constexpr std::array<reg_field, 88> sg_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sg{"SG", sg_fields, 1024};
+inline constexpr reg_table sg{"SG", sg_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -1394,7 +1490,9 @@ inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"opd2_addr", 288, 32},    reg_field{"res1_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_sg{"sSG", s_sg_fields, 384};
+inline constexpr reg_table s_sg{
+    "sSG", s_sg_fields, 384, "#.##8#$###)##1#9#3\077###0&7<##5;#@#,>###'+#=#######4#:####-#/(2*%6",
+    63};
 
 inline constexpr std::array<reg_field, 88> sgl_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1486,7 +1584,12 @@ inline constexpr std::array<reg_field, 88> sgl_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sgl{"SGL", sgl_fields, 1024};
+inline constexpr reg_table sgl{"SGL", sgl_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -1504,7 +1607,9 @@ inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"opd2_addr", 256, 32},    reg_field{"res1_addr", 288, 32},
     reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384};
+inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384,
+                                 "#.##0#$###)-#5#9#7=###1&4###:#3##2<###',#;#######8>#####*#/(6+%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> cw_bc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1596,7 +1701,13 @@ inline constexpr std::array<reg_field, 88> cw_bc_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cw_bc{"CW&BC", cw_bc_fields, 1024};
+inline constexpr reg_table cw_bc{
+    "CW&BC", cw_bc_fields, 1024,
+    "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+    "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###K###########C#]z###Zh#7g##"
+    "t#{_2Ayj#'0i##>##Q##<#V########+\1343#####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####"
+    ".5######",
+    255};
 
 inline constexpr std::array<reg_field, 19> s_cw_sbc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -1610,7 +1721,9 @@ inline constexpr std::array<reg_field, 19> s_cw_sbc_fields{{
     reg_field{"rsvd1", 160, 32},       reg_field{"res0_addr", 192, 32},
     reg_field{"opd0_addr", 224, 32},
 }};
-inline constexpr reg_table s_cw_sbc{"sCW&sBC", s_cw_sbc_fields, 256};
+inline constexpr reg_table s_cw_sbc{
+    "sCW&sBC", s_cw_sbc_fields, 256,
+    "#,##*#$###)4#/#5#1####.&####36##2#####'-################+##(0#%#", 63};
 
 inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"opd0_w_str", 0, 1},     reg_field{"opd1_w_str", 1, 1},
@@ -1626,7 +1739,8 @@ inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"res0_addr", 64, 16},    reg_field{"opd0_addr", 80, 16},
     reg_field{"opd1_addr", 96, 16},    reg_field{"opd2_addr", 112, 16},
 }};
-inline constexpr reg_table lar{"LAR", lar_fields, 128};
+inline constexpr reg_table lar{
+    "LAR", lar_fields, 128, "+6##'#####23#*.8#-/###)%#,##9#5###;#$####:#######7#(####0#&14###", 63};
 
 inline constexpr std::array<reg_field, 11> sys_fields{{
     reg_field{"rsvd0", 0, 1},
@@ -1641,7 +1755,7 @@ inline constexpr std::array<reg_field, 11> sys_fields{{
     reg_field{"intr_en", 63, 1},
     reg_field{"imm", 64, 64},
 }};
-inline constexpr reg_table sys{"SYS", sys_fields, 128};
+inline constexpr reg_table sys{"SYS", sys_fields, 128, "#+,###'-*#)%######.####&$##(####", 31};
 
 inline constexpr std::array<reg_field, 8> sysid_fields{{
     reg_field{"imm0", 0, 32},
@@ -1653,7 +1767,7 @@ inline constexpr std::array<reg_field, 8> sysid_fields{{
     reg_field{"reg_idx2", 56, 8},
     reg_field{"imm1", 64, 64},
 }};
-inline constexpr reg_table sysid{"SYSID", sysid_fields, 128};
+inline constexpr reg_table sysid{"SYSID", sysid_fields, 128, ")##%##$&#*('+###", 15};
 
 inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"imm0", 0, 32},
@@ -1665,7 +1779,7 @@ inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"reg_idx2", 56, 8},
     reg_field{"imm1", 64, 64},
 }};
-inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128};
+inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128, ")##%##$&#*('+###", 15};
 
 inline constexpr std::array<reg_field, 88> rand_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1757,7 +1871,12 @@ inline constexpr std::array<reg_field, 88> rand_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table rand{"RAND", rand_fields, 1024};
+inline constexpr reg_table rand{"RAND", rand_fields, 1024,
+                                "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                                "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s#"
+                                "##K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#"
+                                "####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                                255};
 
 inline constexpr std::array<reg_field, 47> dma_tensor_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1808,7 +1927,11 @@ inline constexpr std::array<reg_field, 47> dma_tensor_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tensor{"DMA_tensor（0x000）", dma_tensor_fields, 768};
+inline constexpr reg_table dma_tensor{
+    "DMA_tensor（0x000）", dma_tensor_fields, 768,
+    "R7######-;###(###M@9#&=>#####+##)#####$BK#:###G6D4#H###########A/"
+    "#E##J'8####C#######Q##2#####.\077####<##########%####F,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1856,7 +1979,11 @@ inline constexpr std::array<reg_field, 44> dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768};
+inline constexpr reg_table dma_matrix{
+    "DMA_matrix", dma_matrix_fields, 768,
+    "O6######-:###(####\0778#&<=#####+##)#####$AJ#9###F5C3#G###########@/"
+    "#D##I'7####B#######N##1#####.>####;##########%####E,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 45> dma_masked_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1905,7 +2032,11 @@ inline constexpr std::array<reg_field, 45> dma_masked_select_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_masked_select{"DMA_masked_select", dma_masked_select_fields, 768};
+inline constexpr reg_table dma_masked_select{
+    "DMA_masked_select", dma_masked_select_fields, 768,
+    "P7####A#-;###(M###@9#&=>#####+##)#####$BK#:###G6D4#H##########E#/"
+    "####J'8####C#######O##2#####.\077N0##<##########%####F,#####3##*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1953,7 +2084,11 @@ inline constexpr std::array<reg_field, 44> dma_general_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768};
+inline constexpr reg_table dma_general{
+    "DMA_general", dma_general_fields, 768,
+    "O6######-:###(####\0778#&<=#####+##)#####$AJ#9###F5C3#G###########@/"
+    "#D##I'#####B#######N##1#####.>####;##########%####E,7#######*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_cw_transpose_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2001,7 +2136,11 @@ inline constexpr std::array<reg_field, 44> dma_cw_transpose_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_cw_transpose{"DMA_cw_transpose", dma_cw_transpose_fields, 768};
+inline constexpr reg_table dma_cw_transpose{
+    "DMA_cw_transpose", dma_cw_transpose_fields, 768,
+    "O6######-:###(####\0778#&<=#####+##)#####$AJ#9###F5C3#G###########@/"
+    "#D##I'7####B#######N##1#####.>####;##########%####E,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 45> dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2050,7 +2189,11 @@ inline constexpr std::array<reg_field, 45> dma_nonzero_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_nonzero{"DMA_nonzero", dma_nonzero_fields, 768};
+inline constexpr reg_table dma_nonzero{
+    "DMA_nonzero", dma_nonzero_fields, 768,
+    "P7######-####(####@9#&=>#####+##)#####$BK#:###G6D4#H###########A/"
+    "#E##J'8####C#######O#;2#####.\077####<##########%####F,########*0#",
+    127};
 
 inline constexpr std::array<reg_field, 18> s_dma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2072,7 +2215,9 @@ inline constexpr std::array<reg_field, 18> s_dma_sys_fields{{
     reg_field{"index", 88, 8},
     reg_field{"constant_value", 96, 32},
 }};
-inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128};
+inline constexpr reg_table s_dma_sys{
+    "sDMA_sys", s_dma_sys_fields, 128,
+    "/#####'#-####(#######&#1#####+.#)#####$####4##%5#3##,########*##", 63};
 
 inline constexpr std::array<reg_field, 44> dma_gather_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2120,7 +2265,11 @@ inline constexpr std::array<reg_field, 44> dma_gather_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_gather{"DMA_gather", dma_gather_fields, 768};
+inline constexpr reg_table dma_gather{
+    "DMA_gather", dma_gather_fields, 768,
+    "O#######-####(####=7#&9######+##)###C#$\077I#####E5@3#F#########L#>/"
+    "#A##H'6###M####:###N##1#####.#####8K#########%####B,D####;##*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_scatter_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2168,7 +2317,11 @@ inline constexpr std::array<reg_field, 44> dma_scatter_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_scatter{"DMA_scatter", dma_scatter_fields, 768};
+inline constexpr reg_table dma_scatter{
+    "DMA_scatter", dma_scatter_fields, 768,
+    "O#######-####(####=7#&9######+##)###C#$\077I#####E5@3#F#########L#>/"
+    "#A##H'6###M####:###N##1#####.#####8K#########%####B,D####;##*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_reverse_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2216,7 +2369,11 @@ inline constexpr std::array<reg_field, 44> dma_reverse_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_reverse{"DMA_reverse", dma_reverse_fields, 768};
+inline constexpr reg_table dma_reverse{
+    "DMA_reverse", dma_reverse_fields, 768,
+    "O6######-:###(####\0778#&<=#####+##)#####$AJ#9###F5C3#G###########@/"
+    "#D##I'7####B#######N##1#####.>####;##########%####E,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 47> dma_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2267,7 +2424,11 @@ inline constexpr std::array<reg_field, 47> dma_compress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_compress{"DMA_compress", dma_compress_fields, 768};
+inline constexpr reg_table dma_compress{
+    "DMA_compress", dma_compress_fields, 768,
+    "R6####F#-####(####\0778#&######C+##)#####$A###E##H5D3:IL####K#####@/"
+    "=B###'7####<#######Q##1#####.>#####O####N####%###;#,#######9*##",
+    127};
 
 inline constexpr std::array<reg_field, 47> dma_decompress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2318,7 +2479,11 @@ inline constexpr std::array<reg_field, 47> dma_decompress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_decompress{"DMA_decompress", dma_decompress_fields, 768};
+inline constexpr reg_table dma_decompress{
+    "DMA_decompress", dma_decompress_fields, 768,
+    "R#####F#-9###(####\077##&;#####C+##)#####$AL##E###5D37#I####H#####@/"
+    "=B##K'#####<#######Q##1#####.>####:O####N####%###8#,#######6*##",
+    127};
 
 inline constexpr std::array<reg_field, 47> dma_lossy_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2369,7 +2534,11 @@ inline constexpr std::array<reg_field, 47> dma_lossy_compress_fields{{
     reg_field{"reserved", 704, 32},
     reg_field{"reserved", 736, 32},
 }};
-inline constexpr reg_table dma_lossy_compress{"DMA_lossy_compress", dma_lossy_compress_fields, 768};
+inline constexpr reg_table dma_lossy_compress{
+    "DMA_lossy_compress", dma_lossy_compress_fields, 768,
+    "#6######-9###(###N\0778#&;######+##)#####$AL#####H5#3#I###########@#####K'7###############1###"
+    "##.>####:##########%#####,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 47> dma_lossy_decompress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2420,8 +2589,11 @@ inline constexpr std::array<reg_field, 47> dma_lossy_decompress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_lossy_decompress{"DMA_lossy_decompress", dma_lossy_decompress_fields,
-                                                768};
+inline constexpr reg_table dma_lossy_decompress{
+    "DMA_lossy_decompress", dma_lossy_decompress_fields, 768,
+    "R6######-9###(###N\0778#&;######+##)#####$AL#####H5#3#I###########@#####K'7############Q##1###"
+    "##.>####:##########%#####,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 46> dma_randmask_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2471,7 +2643,11 @@ inline constexpr std::array<reg_field, 46> dma_randmask_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_randmask{"DMA_randmask", dma_randmask_fields, 768};
+inline constexpr reg_table dma_randmask{
+    "DMA_randmask", dma_randmask_fields, 768,
+    "Q8#####0-<###(####A:#&>\077#####+##)#####$CL#;###H7E5#I###########B/"
+    "#F##K9#####D####1##P##3#####.@####=##########%####G,#####'##*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_tansfer_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2519,7 +2695,11 @@ inline constexpr std::array<reg_field, 44> dma_tansfer_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tansfer{"DMA_tansfer", dma_tansfer_fields, 768};
+inline constexpr reg_table dma_tansfer{
+    "DMA_tansfer", dma_tansfer_fields, 768,
+    "O6######-:###(####\0778#&<=#####+##)#####$AJ#9###F5C3#G###########@/"
+    "#D##I'7####B#######N##1#####.>####;##########%####E,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 18> cdma_send_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2541,7 +2721,9 @@ inline constexpr std::array<reg_field, 18> cdma_send_fields{{
     reg_field{"src_wsize", 192, 32},
     reg_field{"src_start_addr_l32", 224, 32},
 }};
-inline constexpr reg_table cdma_send{"CDMA_send", cdma_send_fields, 256};
+inline constexpr reg_table cdma_send{
+    "CDMA_send", cdma_send_fields, 256,
+    "+-.###/#)#########20#&#######1########$4######%'5##,(########*#3", 63};
 
 inline constexpr std::array<reg_field, 28> cdma_read_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2573,7 +2755,9 @@ inline constexpr std::array<reg_field, 28> cdma_read_fields{{
     reg_field{"src_start_addr_l32", 448, 32},
     reg_field{"dst_start_addr_l32", 480, 32},
 }};
-inline constexpr reg_table cdma_read{"CDMA_read", cdma_read_fields, 512};
+inline constexpr reg_table cdma_read{
+    "CDMA_read", cdma_read_fields, 512,
+    "+0<##\0771#)3##:#####72#&5######6#####4##$9.#####%';>#,(=#######*#8", 63};
 
 inline constexpr std::array<reg_field, 28> cdma_write_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2605,7 +2789,9 @@ inline constexpr std::array<reg_field, 28> cdma_write_fields{{
     reg_field{"src_start_addr_l32", 448, 32},
     reg_field{"dst_start_addr_l32", 480, 32},
 }};
-inline constexpr reg_table cdma_write{"CDMA_write", cdma_write_fields, 512};
+inline constexpr reg_table cdma_write{
+    "CDMA_write", cdma_write_fields, 512,
+    "+0<##\0771#)3##:#####72#&5######*6####4##$9.#####%';>#,(=#######-#8", 63};
 
 inline constexpr std::array<reg_field, 18> cdma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2627,7 +2813,9 @@ inline constexpr std::array<reg_field, 18> cdma_general_fields{{
     reg_field{"reserved", 192, 32},
     reg_field{"reserved", 224, 32},
 }};
-inline constexpr reg_table cdma_general{"CDMA_general", cdma_general_fields, 256};
+inline constexpr reg_table cdma_general{
+    "CDMA_general", cdma_general_fields, 256,
+    "+####2##)#################%###########$#.#####'10##,(########&##", 63};
 
 inline constexpr std::array<reg_field, 17> cdma_receive_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2648,7 +2836,9 @@ inline constexpr std::array<reg_field, 17> cdma_receive_fields{{
     reg_field{"dst_wsize", 192, 32},
     reg_field{"dst_start_addr_l32", 224, 32},
 }};
-inline constexpr reg_table cdma_receive{"CDMA_receive", cdma_receive_fields, 256};
+inline constexpr reg_table cdma_receive{
+    "CDMA_receive", cdma_receive_fields, 256,
+    "##2##4##)-##0#########/############.##$#+#####%',1#3(########&##", 63};
 
 inline constexpr std::array<reg_field, 19> cdma_lossy_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2671,8 +2861,9 @@ inline constexpr std::array<reg_field, 19> cdma_lossy_compress_fields{{
     reg_field{"src_wsize", 192, 32},
     reg_field{"src_start_addr_l32", 224, 32},
 }};
-inline constexpr reg_table cdma_lossy_compress{"CDMA_lossy_compress", cdma_lossy_compress_fields,
-                                               256};
+inline constexpr reg_table cdma_lossy_compress{
+    "CDMA_lossy_compress", cdma_lossy_compress_fields, 256,
+    "+.####/#)#########20#&#######1########$5######%'-6#,(########*#3", 63};
 
 inline constexpr std::array<reg_field, 19> cdma_lossy_decompress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2695,8 +2886,9 @@ inline constexpr std::array<reg_field, 19> cdma_lossy_decompress_fields{{
     reg_field{"src_wsize", 192, 32},
     reg_field{"src_start_addr_l32", 224, 32},
 }};
-inline constexpr reg_table cdma_lossy_decompress{"CDMA_lossy_decompress",
-                                                 cdma_lossy_decompress_fields, 256};
+inline constexpr reg_table cdma_lossy_decompress{
+    "CDMA_lossy_decompress", cdma_lossy_decompress_fields, 256,
+    "+.####/#)#########20#&#######1########$5######%'-6#,(########*#3", 63};
 
 inline constexpr std::array<reg_field, 10> s_cdma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2710,7 +2902,8 @@ inline constexpr std::array<reg_field, 10> s_cdma_sys_fields{{
     reg_field{"reg_sel", 96, 4},
     reg_field{"reserved", 100, 28},
 }};
-inline constexpr reg_table s_cdma_sys{"sCDMA_sys", s_cdma_sys_fields, 128};
+inline constexpr reg_table s_cdma_sys{"sCDMA_sys", s_cdma_sys_fields, 128,
+                                      "######$#(+####%,####'*#######&##", 31};
 
 inline constexpr std::array<reg_field, 13> cdma_tcp_send_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2727,7 +2920,8 @@ inline constexpr std::array<reg_field, 13> cdma_tcp_send_fields{{
     reg_field{"buffer_addr_h13", 96, 8},
     reg_field{"cmd_id", 104, 24},
 }};
-inline constexpr reg_table cdma_tcp_send{"CDMA_tcp_send", cdma_tcp_send_fields, 128};
+inline constexpr reg_table cdma_tcp_send{"CDMA_tcp_send", cdma_tcp_send_fields, 128,
+                                         ")####.$&/#####*##0#,(########'+%", 31};
 
 inline constexpr std::array<reg_field, 11> cdma_tcp_rcv_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2742,7 +2936,8 @@ inline constexpr std::array<reg_field, 11> cdma_tcp_rcv_fields{{
     reg_field{"buffer_addr_h13", 96, 8},
     reg_field{"cmd_id", 104, 24},
 }};
-inline constexpr reg_table cdma_tcp_rcv{"CDMA_tcp_rcv", cdma_tcp_rcv_fields, 128};
+inline constexpr reg_table cdma_tcp_rcv{"CDMA_tcp_rcv", cdma_tcp_rcv_fields, 128,
+                                        "(####,$#-#####)##.##'########&#%", 31};
 
 inline constexpr std::array<reg_field, 8> cdma_tcp_send_wb_fields{{
     reg_field{"DERR", 0, 1},
@@ -2754,7 +2949,8 @@ inline constexpr std::array<reg_field, 8> cdma_tcp_send_wb_fields{{
     reg_field{"reserved", 64, 32},
     reg_field{"reserved", 96, 32},
 }};
-inline constexpr reg_table cdma_tcp_send_wb{"CDMA_tcp_send_wb", cdma_tcp_send_wb_fields, 128};
+inline constexpr reg_table cdma_tcp_send_wb{"CDMA_tcp_send_wb", cdma_tcp_send_wb_fields, 128,
+                                            "######$&#####'(%", 15};
 
 inline constexpr std::array<reg_field, 12> cdma_tcp_rcv_wb_fields{{
     reg_field{"reserved", 0, 1},
@@ -2770,7 +2966,8 @@ inline constexpr std::array<reg_field, 12> cdma_tcp_rcv_wb_fields{{
     reg_field{"reserved", 64, 32},
     reg_field{"reserved", 96, 32},
 }};
-inline constexpr reg_table cdma_tcp_rcv_wb{"CDMA_tcp_rcv_wb", cdma_tcp_rcv_wb_fields, 128};
+inline constexpr reg_table cdma_tcp_rcv_wb{"CDMA_tcp_rcv_wb", cdma_tcp_rcv_wb_fields, 128,
+                                           "#######&##(###,#####*#+######$'%", 31};
 
 /// Every table of this chip, in the vendor file's order.
 inline constexpr std::array<const reg_table*, 61> all_tables{&conv,

@@ -4,7 +4,8 @@
 /// python/debugger/target_1690e/regdef.py (SG2260E, from SG2260E
 /// tensor_extension_instruction_code_v2.0.13.xlsx), which the vendor generated from its register
 /// spreadsheets. Each table lists the fields of one command form in bit order: name, low bit, width
-/// (LSB-first bit numbering).
+/// (LSB-first bit numbering); after them each table's field-name index (see
+/// regs::reg_table::index).
 #pragma once
 
 #include <array>
@@ -56,7 +57,13 @@ inline constexpr std::array<reg_field, 80> s_conv_fields{{
     reg_field{"imm1", 832, 64},         reg_field{"opd0_addr", 896, 32},
     reg_field{"tsk_lane_num", 928, 64}, reg_field{"res0_addr", 992, 32},
 }};
-inline constexpr reg_table s_conv{"sCONV", s_conv_fields, 1024};
+inline constexpr reg_table s_conv{
+    "sCONV", s_conv_fields, 1024,
+    "######^####@#N#F###5###M####S####CY8&###4######'##)###T###3#####17#_:#####0##*K#######+U######"
+    "######]####d##>######;######=/"
+    "gD,####J#############PZ####L#2e##\134#[Q(E###.GV##<##B#c6##########O#########$####I##########"
+    "H-###\077W############X####%A#R######9#######",
+    255};
 
 inline constexpr std::array<reg_field, 58> s_conv_bw_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -89,7 +96,11 @@ inline constexpr std::array<reg_field, 58> s_conv_bw_fields{{
     reg_field{"res1_addr", 416, 32},    reg_field{"opd3_addr", 448, 32},
     reg_field{"opd0_h_str", 480, 16},   reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv_bw{"sCONV_BW", s_conv_bw_fields, 512};
+inline constexpr reg_table s_conv_bw{
+    "sCONV_BW", s_conv_bw_fields, 512,
+    "###J#######@#N#F#PZ5###LM2##S\134#[Q(C8&E.G4VY<##B'#6)###T###3#O###17##:#$###0I#*K#######+-HU#"
+    "\077W#######]####X##>#%A#R#;####9#=/#D,#",
+    127};
 
 // sMM: crosses a 64-bit word (ctypes would move it): tsk_lane_num
 inline constexpr std::array<reg_field, 52> s_mm_fields{{
@@ -120,7 +131,11 @@ inline constexpr std::array<reg_field, 52> s_mm_fields{{
     reg_field{"imm1", 448, 64},         reg_field{"opd0_addr", 512, 32},
     reg_field{"tsk_lane_num", 544, 64}, reg_field{"res0_addr", 608, 32},
 }};
-inline constexpr reg_table s_mm{"sMM", s_mm_fields, 640};
+inline constexpr reg_table s_mm{
+    "sMM", s_mm_fields, 640,
+    "######M####'#A#H#B#5###C#:T#E#*#D(K0##-8########R+)#######;###1#97#N4<$###/"
+    "##>#########,6G##I###2F#######J\077S##%####=L###&#3.V@##",
+    127};
 
 // sMM2: crosses a 64-bit word (ctypes would move it): tsk_lane_num, tsk_lane_num
 inline constexpr std::array<reg_field, 57> s_mm2_fields{{
@@ -154,7 +169,11 @@ inline constexpr std::array<reg_field, 57> s_mm2_fields{{
     reg_field{"opd0_addr", 640, 32},     reg_field{"tsk_lane_num", 672, 64},
     reg_field{"res0_addr", 736, 32},
 }};
-inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 768};
+inline constexpr reg_table s_mm2{
+    "sMM2", s_mm2_fields, 768,
+    "######G####,#:#B#;#6#####4N######(FA&#0C###@###'L*)#######-<####38#H5#$###2##7########+/"
+    "=###D###\077########EM###%####>######91P#.#",
+    127};
 
 inline constexpr std::array<reg_field, 31> s_cmp_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -174,7 +193,9 @@ inline constexpr std::array<reg_field, 31> s_cmp_fields{{
     reg_field{"opd1_addr", 288, 32},    reg_field{"opd2_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_cmp{"sCMP", s_cmp_fields, 384};
+inline constexpr reg_table s_cmp{
+    "sCMP", s_cmp_fields, 384,
+    "80####$###)/#:#=#<>###9&####\077#6B*4A###'1#@#+##5##3#2####.#,(7-%;", 63};
 
 inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -189,7 +210,9 @@ inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"opd1_n", 144, 16},      reg_field{"res0_addr", 160, 32},
     reg_field{"opd0_addr", 192, 32},   reg_field{"opd1_addr", 224, 32},
 }};
-inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256};
+inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256,
+                                 "#,##.#$###)+#037#5####2&####681#######'-#9#########/####*##(4#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 27> s_vc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -207,7 +230,9 @@ inline constexpr std::array<reg_field, 27> s_vc_fields{{
     reg_field{"opd1_addr", 256, 32},   reg_field{"opd2_addr", 288, 32},
     reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384};
+inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384,
+                                "*.##0#$###)4#,73#8####2&;+##5:6#9#=###'/#<#######>#1####-##(##%#",
+                                63};
 
 // sLIN: crosses a 64-bit word (ctypes would move it): opt_rsv0
 inline constexpr std::array<reg_field, 25> s_lin_fields{{
@@ -225,7 +250,9 @@ inline constexpr std::array<reg_field, 25> s_lin_fields{{
     reg_field{"opd0_addr", 192, 32},    reg_field{"opd1_addr", 224, 32},
     reg_field{"opd2_addr", 256, 32},
 }};
-inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 288};
+inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 288,
+                                 "#3##,#$###)##6/9#8##1#5&##-#:2####<###'04;#*#######.######+(7#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 54> s_ar_cvt_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -283,7 +310,11 @@ inline constexpr std::array<reg_field, 54> s_ar_cvt_fields{{
     reg_field{"opd1_c_str_17_16", 506, 2},
     reg_field{"rsvd3", 508, 4},
 }};
-inline constexpr reg_table s_ar_cvt{"sAR_cvt", s_ar_cvt_fields, 512};
+inline constexpr reg_table s_ar_cvt{
+    "sAR_cvt", s_ar_cvt_fields, 512,
+    "###FN#X####<#>#AI@####=##7###OR##9DV#T'1###+##:L#5JY######Q#-\077G#60P#2K$###)##;####U###4&W#"
+    "E#B###*###S####C####.####3H###/8,(#M%#",
+    127};
 
 inline constexpr std::array<reg_field, 54> s_ar_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -341,7 +372,11 @@ inline constexpr std::array<reg_field, 54> s_ar_fields{{
     reg_field{"opd1_c_str_17_16", 506, 2},
     reg_field{"rsvd3", 508, 4},
 }};
-inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512};
+inline constexpr reg_table s_ar{
+    "sAR", s_ar_fields, 512,
+    "###FN#X####<#>#AI@####=##7###OR##9DV#T'1###+##:L#5JY######Q#-\077G#60P#2K$###)##;####U###4&W#"
+    "E#B###*###S####C####.####3H###/8,(#M%#",
+    127};
 
 // sPorD_ROI: crosses a 64-bit word (ctypes would move it): tsk_lane_num
 inline constexpr std::array<reg_field, 63> s_pord_roi_fields{{
@@ -378,7 +413,11 @@ inline constexpr std::array<reg_field, 63> s_pord_roi_fields{{
     reg_field{"opd0_addr", 640, 32},    reg_field{"tsk_lane_num", 672, 64},
     reg_field{"res0_addr", 736, 32},
 }};
-inline constexpr reg_table s_pord_roi{"sPorD_ROI", s_pord_roi_fields, 768};
+inline constexpr reg_table s_pord_roi{
+    "sPorD_ROI", s_pord_roi_fields, 768,
+    "###=##X####4AJ#Q#LU3##I##1_#N#FV#(DT##,H2##6##C']W)###O###G#K###05#Y9#$###.<#E>#######;+P##@R#"
+    "###########S^#\077#%B#M#:####&/7-a8*#",
+    127};
 
 // sPorD: crosses a 64-bit word (ctypes would move it): tsk_lane_num
 inline constexpr std::array<reg_field, 63> s_pord_fields{{
@@ -415,7 +454,11 @@ inline constexpr std::array<reg_field, 63> s_pord_fields{{
     reg_field{"opd0_addr", 640, 32},    reg_field{"tsk_lane_num", 672, 64},
     reg_field{"res0_addr", 736, 32},
 }};
-inline constexpr reg_table s_pord{"sPorD", s_pord_fields, 768};
+inline constexpr reg_table s_pord{
+    "sPorD", s_pord_fields, 768,
+    "###=##X####A#J#Q#LU3##I##1_#N#FV#(DT##,H2##6##C']4)W##O###G#K###05#Y9#$###.<#E>#######;+P##@R#"
+    "###########S^#\077#%B#M#:####&/7-a8*#",
+    127};
 
 inline constexpr std::array<reg_field, 25> s_rqdq_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -432,7 +475,9 @@ inline constexpr std::array<reg_field, 25> s_rqdq_fields{{
     reg_field{"res0_w", 176, 16},       reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_rqdq{"sRQDQ", s_rqdq_fields, 256};
+inline constexpr reg_table s_rqdq{
+    "sRQDQ", s_rqdq_fields, 256, "+/##-#$###*3#284#:####7'####5#####<###(6#;#0##%####1####.#,)9#&#",
+    63};
 
 inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -451,7 +496,9 @@ inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"opd2_addr", 288, 32},    reg_field{"res1_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_sg{"sSG", s_sg_fields, 384};
+inline constexpr reg_table s_sg{
+    "sSG", s_sg_fields, 384, "#.##8#$###)##1#9#3\077###0&7<##5;#@#,>###'+#=#######4#:####-#/(2*%6",
+    63};
 
 inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -469,7 +516,9 @@ inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"opd2_addr", 256, 32},    reg_field{"res1_addr", 288, 32},
     reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384};
+inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384,
+                                 "#.##0#$###)-#5#9#7=###1&4###:#3##2<###',#;#######8>#####*#/(6+%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 19> s_bc_cwt_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -483,7 +532,9 @@ inline constexpr std::array<reg_field, 19> s_bc_cwt_fields{{
     reg_field{"rsvd1", 160, 32},       reg_field{"res0_addr", 192, 32},
     reg_field{"opd0_addr", 224, 32},
 }};
-inline constexpr reg_table s_bc_cwt{"sBC&CWT", s_bc_cwt_fields, 256};
+inline constexpr reg_table s_bc_cwt{
+    "sBC&CWT", s_bc_cwt_fields, 256,
+    "#,##*#$###)4#/#5#1####.&####36##2#####'-################+##(0#%#", 63};
 
 // sSYS: crosses a 64-bit word (ctypes would move it): opd0_w, tsk_lane_num
 inline constexpr std::array<reg_field, 20> s_sys_fields{{
@@ -508,7 +559,9 @@ inline constexpr std::array<reg_field, 20> s_sys_fields{{
     reg_field{"tsk_lane_num", 229, 64},
     reg_field{"opd2_n_str", 293, 16},
 }};
-inline constexpr reg_table s_sys{"sSYS", s_sys_fields, 309};
+inline constexpr reg_table s_sys{"sSYS", s_sys_fields, 309,
+                                 "#,########)%#7####.####&1###45##2+0###'-*########3#/####$##(6###",
+                                 63};
 
 // SYS_TR_WR: crosses a 64-bit word (ctypes would move it): tsk_lane_num
 inline constexpr std::array<reg_field, 11> sys_tr_wr_fields{{
@@ -524,7 +577,8 @@ inline constexpr std::array<reg_field, 11> sys_tr_wr_fields{{
     reg_field{"tsk_lane_num", 160, 64},
     reg_field{"res0_addr", 224, 32},
 }};
-inline constexpr reg_table sys_tr_wr{"SYS_TR_WR", sys_tr_wr_fields, 256};
+inline constexpr reg_table sys_tr_wr{"SYS_TR_WR", sys_tr_wr_fields, 256,
+                                     "###%##$&#*(####.)########+#',-##", 31};
 
 inline constexpr std::array<reg_field, 21> s_rand_fields{{
     reg_field{"cmd_short", 0, 1},     reg_field{"op_code", 1, 16},
@@ -539,7 +593,9 @@ inline constexpr std::array<reg_field, 21> s_rand_fields{{
     reg_field{"res1_addr", 256, 32},  reg_field{"reserved", 288, 32},
     reg_field{"reserved", 320, 64},
 }};
-inline constexpr reg_table s_rand{"sRAND", s_rand_fields, 384};
+inline constexpr reg_table s_rand{
+    "sRAND", s_rand_fields, 384, "#*##-#$###)##024#16####&####5#3####,##'+###################(#.%#",
+    63};
 
 inline constexpr std::array<reg_field, 51> dma_tensor_fields{{
     reg_field{"intr_en", 0, 1},
@@ -594,7 +650,11 @@ inline constexpr std::array<reg_field, 51> dma_tensor_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tensor{"DMA_tensor", dma_tensor_fields, 768};
+inline constexpr reg_table dma_tensor{"DMA_tensor", dma_tensor_fields, 768,
+                                      "V;######1\077###(###QD=#&AB#####/"
+                                      "##)#####$FO#>###K:H8#L###########E3#I##N'<####G#######U##6##"
+                                      "##.2C####@##########%#-##J0##,#####*+#",
+                                      127};
 
 inline constexpr std::array<reg_field, 48> dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -646,7 +706,11 @@ inline constexpr std::array<reg_field, 48> dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768};
+inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768,
+                                      "S:######1>###(####C<#&@A#####/"
+                                      "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######R##5##"
+                                      "##.2B####\077##########%#-##I0##,#####*+#",
+                                      127};
 
 inline constexpr std::array<reg_field, 49> dma_mask_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -699,7 +763,11 @@ inline constexpr std::array<reg_field, 49> dma_mask_select_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_mask_select{"DMA_Mask_Select", dma_mask_select_fields, 768};
+inline constexpr reg_table dma_mask_select{"DMA_Mask_Select", dma_mask_select_fields, 768,
+                                           "T#######1####(Q###D##&####J##/"
+                                           "##)#####$FO#####K:#8#L###########E3####N'I############"
+                                           "S##6####.2CR4#############%#-###0##,#####*+#",
+                                           127};
 
 inline constexpr std::array<reg_field, 48> dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -751,7 +819,11 @@ inline constexpr std::array<reg_field, 48> dma_general_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768};
+inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768,
+                                       "S:######1>###(####C<#&@A#####/"
+                                       "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######R##5#"
+                                       "###.2B####\077##########%#-##I0##,#####*+#",
+                                       127};
 
 inline constexpr std::array<reg_field, 49> dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -804,7 +876,11 @@ inline constexpr std::array<reg_field, 49> dma_nonzero_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_nonzero{"DMA_Nonzero", dma_nonzero_fields, 768};
+inline constexpr reg_table dma_nonzero{"DMA_Nonzero", dma_nonzero_fields, 768,
+                                       "T#######1\077###(####D##&####J##/"
+                                       "##)#####$FO#####K:#8#L###########E3####N'I############S##6#"
+                                       "###.2C###############%#-###0##,#####*+4",
+                                       127};
 
 inline constexpr std::array<reg_field, 22> dma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -830,7 +906,9 @@ inline constexpr std::array<reg_field, 22> dma_sys_fields{{
     reg_field{"index", 88, 8},
     reg_field{"constant_value", 96, 32},
 }};
-inline constexpr reg_table dma_sys{"DMA_sys", dma_sys_fields, 128};
+inline constexpr reg_table dma_sys{
+    "DMA_sys", dma_sys_fields, 128,
+    "3#####'#1####(#######&#5####./2#)#####$####8##%9-7##0##,#####*+#", 63};
 
 inline constexpr std::array<reg_field, 48> dma_gather_scatter_fields{{
     reg_field{"intr_en", 0, 1},
@@ -882,7 +960,11 @@ inline constexpr std::array<reg_field, 48> dma_gather_scatter_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_gather_scatter{"DMA_gather_scatter", dma_gather_scatter_fields, 768};
+inline constexpr reg_table dma_gather_scatter{"DMA_gather_scatter", dma_gather_scatter_fields, 768,
+                                              "S#######1####(####A;#&=######/"
+                                              "##)###G#$CM#####I9D7#J#########P#B3#E##L':###Q####>#"
+                                              "##R##5####.2#####<O#########%#-##F0H#,##\077##*+#",
+                                              127};
 
 inline constexpr std::array<reg_field, 48> dma_reverse_fields{{
     reg_field{"intr_en", 0, 1},
@@ -934,7 +1016,11 @@ inline constexpr std::array<reg_field, 48> dma_reverse_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_reverse{"DMA_Reverse", dma_reverse_fields, 768};
+inline constexpr reg_table dma_reverse{"DMA_Reverse", dma_reverse_fields, 768,
+                                       "S:######1>###(####C<#&@A#####/"
+                                       "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######R##5#"
+                                       "###.2B####\077##########%#-##I0##,#####*+#",
+                                       127};
 
 inline constexpr std::array<reg_field, 49> dma_lossy_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -987,7 +1073,11 @@ inline constexpr std::array<reg_field, 49> dma_lossy_compress_fields{{
     reg_field{"reserved", 704, 32},
     reg_field{"reserved", 736, 32},
 }};
-inline constexpr reg_table dma_lossy_compress{"DMA_Lossy_compress", dma_lossy_compress_fields, 768};
+inline constexpr reg_table dma_lossy_compress{"DMA_Lossy_compress", dma_lossy_compress_fields, 768,
+                                              "#:######1=###(###PC<#&\077######/"
+                                              "##)#####$EN#####J9G7#K###########D##H##M';####F#####"
+                                              "#####5####.2B####>##########%#-##I0##,#####*+#",
+                                              127};
 
 inline constexpr std::array<reg_field, 10> s_cdma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1001,7 +1091,8 @@ inline constexpr std::array<reg_field, 10> s_cdma_sys_fields{{
     reg_field{"reg_sel", 96, 4},
     reg_field{"reserved", 100, 28},
 }};
-inline constexpr reg_table s_cdma_sys{"sCDMA_sys", s_cdma_sys_fields, 128};
+inline constexpr reg_table s_cdma_sys{"sCDMA_sys", s_cdma_sys_fields, 128,
+                                      "######$#(+####%,####'*#######&##", 31};
 
 /// Every table of this chip, in the vendor file's order.
 inline constexpr std::array<const reg_table*, 29> all_tables{&s_conv,      &s_conv_bw,

@@ -4,7 +4,7 @@
 /// python/profile_helper/regdef_1684x.py, from BM1686_TPU_TIU_Reg6.5.xlsx and
 /// GDMA_1686_DES_REG_v7.7.xlsx, which the vendor generated from its register spreadsheets. Each
 /// table lists the fields of one command form in bit order: name, low bit, width (LSB-first bit
-/// numbering).
+/// numbering); after them each table's field-name index (see regs::reg_table::index).
 #pragma once
 
 #include <array>
@@ -58,7 +58,13 @@ inline constexpr std::array<reg_field, 86> ar_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table ar{"AR", ar_fields, 1024};
+inline constexpr reg_table ar{
+    "AR", ar_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> cmp_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -105,7 +111,13 @@ inline constexpr std::array<reg_field, 86> cmp_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cmp{"CMP", cmp_fields, 1024};
+inline constexpr reg_table cmp{
+    "CMP", cmp_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> conv_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -152,7 +164,13 @@ inline constexpr std::array<reg_field, 86> conv_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table conv{"CONV", conv_fields, 1024};
+inline constexpr reg_table conv{
+    "CONV", conv_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 42> dma_cw_transpose_fields{{
     reg_field{"intr_en", 0, 1},
@@ -198,7 +216,11 @@ inline constexpr std::array<reg_field, 42> dma_cw_transpose_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_cw_transpose{"DMA_cw_transpose", dma_cw_transpose_fields, 768};
+inline constexpr reg_table dma_cw_transpose{
+    "DMA_cw_transpose", dma_cw_transpose_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077#)7###D3(A#############>/"
+    "#B##G'5####@####*##L##1#####.<#H##9##########%####C,########0E#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_gather_fields{{
     reg_field{"intr_en", 0, 1},
@@ -244,7 +266,11 @@ inline constexpr std::array<reg_field, 42> dma_gather_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_gather{"DMA_gather", dma_gather_fields, 768};
+inline constexpr reg_table dma_gather{
+    "DMA_gather", dma_gather_fields, 768,
+    "M######J-9########;5#&7######+######A#$=#)####C3(>#############</"
+    "#\077##F'4###K####8*##L##1#####.##G##6I#########%####@,B#######0D#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -290,7 +316,11 @@ inline constexpr std::array<reg_field, 42> dma_general_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768};
+inline constexpr reg_table dma_general{
+    "DMA_general", dma_general_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077#)7###D3(A#############>/"
+    "#B##G'5####@####*##L##1#####.<#H##9##########%####C,########0E#",
+    127};
 
 inline constexpr std::array<reg_field, 43> dma_masked_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -337,7 +367,11 @@ inline constexpr std::array<reg_field, 43> dma_masked_select_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_masked_select{"DMA_masked_select", dma_masked_select_fields, 768};
+inline constexpr reg_table dma_masked_select{
+    "DMA_masked_select", dma_masked_select_fields, 768,
+    "N5######-9####K###>7#&;<#####+########$@#)8###E4(B#############\077/"
+    "#C##H'6####A####*##M##2#####.=L0I#:##########%####D,########1F#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -383,7 +417,11 @@ inline constexpr std::array<reg_field, 42> dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768};
+inline constexpr reg_table dma_matrix{
+    "DMA_matrix", dma_matrix_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077#)7###D3(A#############>/"
+    "#B##G'5####@####*##L##1#####.<#H##9##########%####C,########0E#",
+    127};
 
 inline constexpr std::array<reg_field, 43> dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -430,7 +468,11 @@ inline constexpr std::array<reg_field, 43> dma_nonzero_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_nonzero{"DMA_nonzero", dma_nonzero_fields, 768};
+inline constexpr reg_table dma_nonzero{
+    "DMA_nonzero", dma_nonzero_fields, 768,
+    "N5######-9########>7#&;<#####+########$@#)8###E4(B#############\077/"
+    "#C##H'6####A####*##M##2#####.=#I##:##########%####D,########10F",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_scatter_fields{{
     reg_field{"intr_en", 0, 1},
@@ -476,7 +518,11 @@ inline constexpr std::array<reg_field, 42> dma_scatter_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_scatter{"DMA_scatter", dma_scatter_fields, 768};
+inline constexpr reg_table dma_scatter{
+    "DMA_scatter", dma_scatter_fields, 768,
+    "M######J-9########;5#&7######+######A#$=#)####C3(>#############</"
+    "#\077##F'4###K####8*##L##1#####.##G##6I#########%####@,B#######0D#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_tensor_fields{{
     reg_field{"intr_en", 0, 1},
@@ -522,7 +568,11 @@ inline constexpr std::array<reg_field, 42> dma_tensor_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tensor{"DMA_tensor（0x000）", dma_tensor_fields, 768};
+inline constexpr reg_table dma_tensor{
+    "DMA_tensor（0x000）", dma_tensor_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077#)7###D3(A#############>/"
+    "#B##G'5####@####*##L##1#####.<#H##9##########%####C,########0E#",
+    127};
 
 inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"opd0_w_str", 0, 1},   reg_field{"opd1_w_str", 1, 1},
@@ -538,7 +588,8 @@ inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"res0_addr", 64, 16},  reg_field{"opd0_addr", 80, 16},
     reg_field{"opd1_addr", 96, 16},  reg_field{"opd2_addr", 112, 16},
 }};
-inline constexpr reg_table lar{"LAR", lar_fields, 128};
+inline constexpr reg_table lar{
+    "LAR", lar_fields, 128, "#6##&#####23#*+.8-'/###%####9#5###;#$##,#:######)7######0##14(##", 63};
 
 inline constexpr std::array<reg_field, 86> lin_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -585,7 +636,13 @@ inline constexpr std::array<reg_field, 86> lin_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table lin{"LIN", lin_fields, 1024};
+inline constexpr reg_table lin{
+    "LIN", lin_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> mm_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -632,7 +689,13 @@ inline constexpr std::array<reg_field, 86> mm_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm{"MM", mm_fields, 1024};
+inline constexpr reg_table mm{
+    "MM", mm_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> mm2_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -679,7 +742,13 @@ inline constexpr std::array<reg_field, 86> mm2_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm2{"MM2", mm2_fields, 1024};
+inline constexpr reg_table mm2{
+    "MM2", mm2_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> pord_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -726,7 +795,13 @@ inline constexpr std::array<reg_field, 86> pord_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table pord{"PorD", pord_fields, 1024};
+inline constexpr reg_table pord{
+    "PorD", pord_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> rq_dq_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -773,7 +848,13 @@ inline constexpr std::array<reg_field, 86> rq_dq_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table rq_dq{"RQ&DQ", rq_dq_fields, 1024};
+inline constexpr reg_table rq_dq{
+    "RQ&DQ", rq_dq_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> seg_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -820,7 +901,13 @@ inline constexpr std::array<reg_field, 86> seg_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table seg{"SEG", seg_fields, 1024};
+inline constexpr reg_table seg{
+    "SEG", seg_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> sfu_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -867,7 +954,13 @@ inline constexpr std::array<reg_field, 86> sfu_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sfu{"SFU", sfu_fields, 1024};
+inline constexpr reg_table sfu{
+    "SFU", sfu_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> sg_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -914,7 +1007,13 @@ inline constexpr std::array<reg_field, 86> sg_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sg{"SG", sg_fields, 1024};
+inline constexpr reg_table sg{
+    "SG", sg_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> sgl_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -961,7 +1060,13 @@ inline constexpr std::array<reg_field, 86> sgl_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sgl{"SGL", sgl_fields, 1024};
+inline constexpr reg_table sgl{
+    "SGL", sgl_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 // SYS: crosses a 64-bit word (ctypes would move it): opd0_w, tsk_lane_num
 inline constexpr std::array<reg_field, 19> sys_fields{{
@@ -976,7 +1081,8 @@ inline constexpr std::array<reg_field, 19> sys_fields{{
     reg_field{"opd0_addr", 197, 32},  reg_field{"tsk_lane_num", 229, 64},
     reg_field{"opd2_n_str", 293, 16},
 }};
-inline constexpr reg_table sys{"SYS", sys_fields, 309};
+inline constexpr reg_table sys{
+    "SYS", sys_fields, 309, "#+########(&#6###%-####0####34##1*####,#)########2######$#/'5.##", 63};
 
 inline constexpr std::array<reg_field, 13> sysid_fields{{
     reg_field{"rsvd0", 0, 1},
@@ -993,7 +1099,8 @@ inline constexpr std::array<reg_field, 13> sysid_fields{{
     reg_field{"cmd_id_eng3", 104, 20},
     reg_field{"rsvd3", 124, 4},
 }};
-inline constexpr reg_table sysid{"SYSID", sysid_fields, 128};
+inline constexpr reg_table sysid{"SYSID", sysid_fields, 128, "#+-###,#.*()#####%0####&$##'/###",
+                                 31};
 
 inline constexpr std::array<reg_field, 86> trans_bc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -1040,7 +1147,13 @@ inline constexpr std::array<reg_field, 86> trans_bc_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table trans_bc{"TRANS&BC", trans_bc_fields, 1024};
+inline constexpr reg_table trans_bc{
+    "TRANS&BC", trans_bc_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> vc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -1087,7 +1200,13 @@ inline constexpr std::array<reg_field, 86> vc_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table vc{"VC", vc_fields, 1024};
+inline constexpr reg_table vc{
+    "VC", vc_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 46> s_ar_fields{{
     reg_field{"cmd_short", 0, 1},     reg_field{"cmd_id", 1, 20},
@@ -1114,7 +1233,11 @@ inline constexpr std::array<reg_field, 46> s_ar_fields{{
     reg_field{"opd0_w_str", 448, 20}, reg_field{"opd1_h_str", 468, 20},
     reg_field{"opd1_w_str", 488, 20}, reg_field{"rsvd2", 508, 4},
 }};
-inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512};
+inline constexpr reg_table s_ar{
+    "sAR", s_ar_fields, 512,
+    "###########M#<#\077#>0###;E#D###KQ###B#G#/"
+    "5F-##################,1=##.##+I$###(##8)49%*OL##&P###@#######N####A#H###32#C#####:#7'6J##",
+    127};
 
 inline constexpr std::array<reg_field, 29> s_cmp_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -1133,7 +1256,9 @@ inline constexpr std::array<reg_field, 29> s_cmp_fields{{
     reg_field{"opd1_addr", 288, 32}, reg_field{"opd2_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_cmp{"sCMP", s_cmp_fields, 384};
+inline constexpr reg_table s_cmp{
+    "sCMP", s_cmp_fields, 384,
+    "#/##+#$###(5#4),6%*8:;7&<###=##@##\077###0##.>####2########-#3'91##", 63};
 
 inline constexpr std::array<reg_field, 49> s_conv_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -1162,7 +1287,11 @@ inline constexpr std::array<reg_field, 49> s_conv_fields{{
     reg_field{"opd3_addr", 448, 32},   reg_field{"opd0_h_str", 480, 16},
     reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv{"sCONV", s_conv_fields, 512};
+inline constexpr reg_table s_conv{
+    "sCONV", s_conv_fields, 512,
+    "###A#######7#E#=#G1Q##DC####JS#RH:P###>*,-/"
+    "M##9#######K#####F2###.##4#$###(0@#);B%3#+#\077&L##6N#######T####O##5##8#I########<'####",
+    127};
 
 inline constexpr std::array<reg_field, 27> s_dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1193,7 +1322,9 @@ inline constexpr std::array<reg_field, 27> s_dma_general_fields{{
     reg_field{"localmem_mask_l32", 320, 32},
     reg_field{"localmem_mask_h32", 352, 32},
 }};
-inline constexpr reg_table s_dma_general{"sDMA_general", s_dma_general_fields, 384};
+inline constexpr reg_table s_dma_general{
+    "sDMA_general", s_dma_general_fields, 384,
+    "/>###:'#-########*##=&#1#####+.#;#####$##)####%3(57#,4#######08#", 63};
 
 inline constexpr std::array<reg_field, 35> s_dma_masked_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1232,8 +1363,11 @@ inline constexpr std::array<reg_field, 35> s_dma_masked_select_fields{{
     reg_field{"reserved", 448, 32},
     reg_field{"reserved", 480, 32},
 }};
-inline constexpr reg_table s_dma_masked_select{"sDMA_masked_select", s_dma_masked_select_fields,
-                                               512};
+inline constexpr reg_table s_dma_masked_select{
+    "sDMA_masked_select", s_dma_masked_select_fields, 512,
+    "##############B###5##&#######+########$7#)####<9(##############6/"
+    "#:##\077'#####8####*###-#2#####.4C0@############%####;,########1=#",
+    127};
 
 inline constexpr std::array<reg_field, 33> s_dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1270,7 +1404,11 @@ inline constexpr std::array<reg_field, 33> s_dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 448, 32},
     reg_field{"localmem_mask_h32", 480, 32},
 }};
-inline constexpr reg_table s_dma_matrix{"sDMA_matrix", s_dma_matrix_fields, 512};
+inline constexpr reg_table s_dma_matrix{
+    "sDMA_matrix", s_dma_matrix_fields, 512,
+    "D#######-############&6######+###:####$##)57##<#(8##############/"
+    "####\077'##########*##C3#1#9###.##@4############%#####,########0=#",
+    127};
 
 inline constexpr std::array<reg_field, 29> s_dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1303,7 +1441,9 @@ inline constexpr std::array<reg_field, 29> s_dma_nonzero_fields{{
     reg_field{"reserved", 320, 32},
     reg_field{"reserved", 352, 32},
 }};
-inline constexpr reg_table s_dma_nonzero{"sDMA_nonzero", s_dma_nonzero_fields, 384};
+inline constexpr reg_table s_dma_nonzero{
+    "sDMA_nonzero", s_dma_nonzero_fields, 384,
+    "/:###<'#-########*6##&42#####+.5=#####$8#)####%9(###,########107", 63};
 
 inline constexpr std::array<reg_field, 16> s_dma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1323,7 +1463,8 @@ inline constexpr std::array<reg_field, 16> s_dma_sys_fields{{
     reg_field{"reserved", 84, 12},
     reg_field{"constant_value", 96, 32},
 }};
-inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128};
+inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128,
+                                     "/#####$'-)####%3(*##,&#1#####+.0", 31};
 
 inline constexpr std::array<reg_field, 19> s_lin_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -1337,7 +1478,9 @@ inline constexpr std::array<reg_field, 19> s_lin_fields{{
     reg_field{"opd0_addr", 160, 32}, reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256};
+inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256,
+                                 "#-##*#$###(##0#3#%)+2#/&####4#####6###.##,5################'1###",
+                                 63};
 
 inline constexpr std::array<reg_field, 33> s_mm_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -1358,7 +1501,10 @@ inline constexpr std::array<reg_field, 33> s_mm_fields{{
     reg_field{"opd1_addr", 288, 32}, reg_field{"opd2_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384};
+inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384,
+                                "###########7#9#@#:4####;####=#8D*<C###02#).######>###########5###/"
+                                "##,#$###(##6+1#%##3##&\077###A############B##############-##'####",
+                                127};
 
 inline constexpr std::array<reg_field, 24> s_mm2_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -1374,7 +1520,9 @@ inline constexpr std::array<reg_field, 24> s_mm2_fields{{
     reg_field{"intr_en", 159, 1},    reg_field{"opd0_addr", 160, 32},
     reg_field{"opd1_addr", 192, 32}, reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 256};
+inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 256,
+                                 "#-##.#$###(##/)47%+05##&2###9#####;###8*#,6:###############'13##",
+                                 63};
 
 inline constexpr std::array<reg_field, 45> s_pord_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -1401,7 +1549,11 @@ inline constexpr std::array<reg_field, 45> s_pord_fields{{
     reg_field{"res1_addr", 384, 32},   reg_field{"opd3_addr", 416, 32},
     reg_field{"rsvd6", 448, 64},
 }};
-inline constexpr reg_table s_pord{"sPorD", s_pord_fields, 512};
+inline constexpr reg_table s_pord{
+    "sPorD", s_pord_fields, 512,
+    "###6#######:#C#J#E2N##B#####G##O#=M###A+,-####<#######H#####D3###.##0#$###()5>*17%/"
+    "#@#4&\077I#9K############LP#8##;#F#########'####",
+    127};
 
 inline constexpr std::array<reg_field, 22> s_rq_sdq_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -1416,7 +1568,9 @@ inline constexpr std::array<reg_field, 22> s_rq_sdq_fields{{
     reg_field{"res0_h", 160, 16},    reg_field{"res0_w", 176, 16},
     reg_field{"opd1_addr", 192, 32}, reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_rq_sdq{"sRQ&sDQ", s_rq_sdq_fields, 256};
+inline constexpr reg_table s_rq_sdq{
+    "sRQ&sDQ", s_rq_sdq_fields, 256,
+    "#-####$###(##0)15%+.*74&####2#####9###3##,8################'6/##", 63};
 
 inline constexpr std::array<reg_field, 13> s_seg_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1433,7 +1587,7 @@ inline constexpr std::array<reg_field, 13> s_seg_fields{{
     reg_field{"res0_w", 80, 16},
     reg_field{"res0_addr", 96, 32},
 }};
-inline constexpr reg_table s_seg{"sSEG", s_seg_fields, 128};
+inline constexpr reg_table s_seg{"sSEG", s_seg_fields, 128, "#,####$-#+(##.#0#%*/###&)##'####", 31};
 
 inline constexpr std::array<reg_field, 21> s_sfu_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -1448,7 +1602,9 @@ inline constexpr std::array<reg_field, 21> s_sfu_fields{{
     reg_field{"res0_addr", 160, 32}, reg_field{"opd0_addr", 192, 32},
     reg_field{"opd1_addr", 224, 32},
 }};
-inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256};
+inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256,
+                                 "#+####$###(##/26#%-4##1&####57########,##*8######0######)##'3.##",
+                                 63};
 
 inline constexpr std::array<reg_field, 28> s_sg_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -1466,7 +1622,9 @@ inline constexpr std::array<reg_field, 28> s_sg_fields{{
     reg_field{"opd1_addr", 259, 29}, reg_field{"opd2_addr", 288, 32},
     reg_field{"res1_addr", 320, 32}, reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_sg{"sSG", s_sg_fields, 384};
+inline constexpr reg_table s_sg{
+    "sSG", s_sg_fields, 384, "#-##.#$###(##0#)8%27>#/&6###4:#\077##=###*##,<#####;3########+'159#",
+    63};
 
 inline constexpr std::array<reg_field, 26> s_sgl_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -1483,7 +1641,9 @@ inline constexpr std::array<reg_field, 26> s_sgl_fields{{
     reg_field{"opd1_addr", 224, 32}, reg_field{"opd2_addr", 256, 32},
     reg_field{"res1_addr", 288, 32}, reg_field{"rsvd2", 320, 64},
 }};
-inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384};
+inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384,
+                                 "#-##.#$###(2#4#*8%/6<#3&####9#=###;###+##,:#####07######)#1'5###",
+                                 63};
 
 inline constexpr std::array<reg_field, 19> s_trans_sbc_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -1497,7 +1657,9 @@ inline constexpr std::array<reg_field, 19> s_trans_sbc_fields{{
     reg_field{"rsvd2", 160, 32},     reg_field{"res0_addr", 192, 32},
     reg_field{"opd0_addr", 224, 32},
 }};
-inline constexpr reg_table s_trans_sbc{"sTRANS&sBC", s_trans_sbc_fields, 256};
+inline constexpr reg_table s_trans_sbc{
+    "sTRANS&sBC", s_trans_sbc_fields, 256,
+    "#,####$###(##/#5#%)1##.&####364#2#####-##+##############*##'0###", 63};
 
 inline constexpr std::array<reg_field, 26> s_vc_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -1514,7 +1676,9 @@ inline constexpr std::array<reg_field, 26> s_vc_fields{{
     reg_field{"opd1_w", 240, 16},    reg_field{"opd1_addr", 256, 32},
     reg_field{"opd2_addr", 288, 32}, reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384};
+inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384,
+                                "#-####$###(3#+)26%/7###&:###495#8#<###.*#,;#####1=#########'#0##",
+                                63};
 
 /// Every table of this chip, in the vendor file's order.
 inline constexpr std::array<const reg_table*, 44> all_tables{&ar,

@@ -3,7 +3,8 @@
 /// Source facts: tpu-mlir (fork jonathansong/tpu-mlir @ 8f9f82e1)
 /// python/debugger/target_1688/regdef.py, which the vendor generated from its register
 /// spreadsheets. Each table lists the fields of one command form in bit order: name, low bit, width
-/// (LSB-first bit numbering).
+/// (LSB-first bit numbering); after them each table's field-name index (see
+/// regs::reg_table::index).
 #pragma once
 
 #include <array>
@@ -58,7 +59,12 @@ inline constexpr std::array<reg_field, 87> conv_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table conv{"CONV", conv_fields, 1024};
+inline constexpr reg_table conv{
+    "CONV", conv_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 57> s_conv_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"sym_range", 1, 1},
@@ -91,7 +97,11 @@ inline constexpr std::array<reg_field, 57> s_conv_fields{{
     reg_field{"opd3_addr", 448, 32},       reg_field{"opd0_h_str", 480, 16},
     reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv{"sCONV", s_conv_fields, 512};
+inline constexpr reg_table s_conv{
+    "sCONV", s_conv_fields, 512,
+    "###I#######\077#M#E#OY4##LK#1##R[#ZP(B7&DFX3U#;##A'##)###S###2#N###06##9#$###/"
+    "H#*J#######+-GT#>V#######\134####W##=#%@#Q#:####58<.#C,#",
+    127};
 
 inline constexpr std::array<reg_field, 87> mm_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -139,7 +149,12 @@ inline constexpr std::array<reg_field, 87> mm_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm{"MM", mm_fields, 1024};
+inline constexpr reg_table mm{
+    "MM", mm_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03#########AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J#######+###B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 40> s_mm_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -163,7 +178,11 @@ inline constexpr std::array<reg_field, 40> s_mm_fields{{
     reg_field{"opd0_addr", 256, 32},    reg_field{"opd1_addr", 288, 32},
     reg_field{"opd2_addr", 320, 32},    reg_field{"rsvd9", 352, 32},
 }};
-inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384};
+inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384,
+                                "###########'#@#G#A#4###B#9##D#*#C(J/"
+                                "##7##########+)#######:###0#86##3;$###.##=#########,5F##H###1E####"
+                                "###I>###%####<K###&#2-#\077##",
+                                127};
 
 inline constexpr std::array<reg_field, 87> mm2_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -211,7 +230,12 @@ inline constexpr std::array<reg_field, 87> mm2_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm2{"MM2", mm2_fields, 1024};
+inline constexpr reg_table mm2{
+    "MM2", mm2_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 34> s_mm2_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -249,7 +273,11 @@ inline constexpr std::array<reg_field, 34> s_mm2_fields{{
     reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 256};
+inline constexpr reg_table s_mm2{
+    "sMM2", s_mm2_fields, 256,
+    "###########,#9#A#:#5#####3#######(E@&#B####\077###'##)#######-;####27##4#$###1##6########+/"
+    "<###C###>########D####%####=####*#80##.#",
+    127};
 
 inline constexpr std::array<reg_field, 87> cmp_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -340,7 +368,12 @@ inline constexpr std::array<reg_field, 87> cmp_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cmp{"CMP", cmp_fields, 1024};
+inline constexpr reg_table cmp{
+    "CMP", cmp_fields, 1024,
+    "###########N#Z#m###R###]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####,4######",
+    255};
 
 inline constexpr std::array<reg_field, 29> s_cmp_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -359,7 +392,9 @@ inline constexpr std::array<reg_field, 29> s_cmp_fields{{
     reg_field{"opd1_addr", 288, 32},    reg_field{"opd2_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_cmp{"sCMP", s_cmp_fields, 384};
+inline constexpr reg_table s_cmp{
+    "sCMP", s_cmp_fields, 384,
+    "6/####$###(.#8#;#:<###7&####=#5@)3\077###0##>#*##4##2#1####-#+'9,%#", 63};
 
 inline constexpr std::array<reg_field, 87> sfu_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -450,7 +485,12 @@ inline constexpr std::array<reg_field, 87> sfu_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sfu{"SFU", sfu_fields, 1024};
+inline constexpr reg_table sfu{
+    "SFU", sfu_fields, 1024,
+    "###########N#Z#m###R###]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####,4######",
+    255};
 
 inline constexpr std::array<reg_field, 21> s_sfu_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -465,7 +505,9 @@ inline constexpr std::array<reg_field, 21> s_sfu_fields{{
     reg_field{"res0_addr", 160, 32},   reg_field{"opd0_addr", 192, 32},
     reg_field{"opd1_addr", 224, 32},
 }};
-inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256};
+inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256,
+                                 "#+##-#$###(*#/26#4####1&####570#######,##8#########.####)##'3#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 87> vc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -556,7 +598,12 @@ inline constexpr std::array<reg_field, 87> vc_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table vc{"VC", vc_fields, 1024};
+inline constexpr reg_table vc{
+    "VC", vc_fields, 1024,
+    "###########N#Z#m###R###]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J#######,###B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 26> s_vc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -573,7 +620,9 @@ inline constexpr std::array<reg_field, 26> s_vc_fields{{
     reg_field{"opd1_w", 240, 16},      reg_field{"opd1_addr", 256, 32},
     reg_field{"opd2_addr", 288, 32},   reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384};
+inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384,
+                                ")-##/#$###(3#+62#7####1&:*##495#8#<###.##;#######=#0####,##'##%#",
+                                63};
 
 inline constexpr std::array<reg_field, 87> lin_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -621,7 +670,12 @@ inline constexpr std::array<reg_field, 87> lin_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table lin{"LIN", lin_fields, 1024};
+inline constexpr reg_table lin{
+    "LIN", lin_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 19> s_lin_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -635,7 +689,9 @@ inline constexpr std::array<reg_field, 19> s_lin_fields{{
     reg_field{"opd0_addr", 160, 32},    reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256};
+inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256,
+                                 "#-##+#$###(##0#3#2####/&####4#####6###.##5#)############,#*'1#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 87> ar_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -683,7 +739,12 @@ inline constexpr std::array<reg_field, 87> ar_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table ar{"AR", ar_fields, 1024};
+inline constexpr reg_table ar{
+    "AR", ar_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 47> s_ar_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -711,7 +772,10 @@ inline constexpr std::array<reg_field, 47> s_ar_fields{{
     reg_field{"opd1_h_str", 468, 20},   reg_field{"opd1_w_str", 488, 20},
     reg_field{"rsvd3", 508, 4},
 }};
-inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512};
+inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512,
+                                "###########;#=#@#\077####<F#6E##LN##8C#H#0#G##*##9##4R#######M#,>#"
+                                "#5/##1J$###(##:####P###3&Q###A###)###O####B#I##-###D2####.7+'#K%#",
+                                127};
 
 inline constexpr std::array<reg_field, 87> pord_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -759,7 +823,12 @@ inline constexpr std::array<reg_field, 87> pord_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table pord{"PorD", pord_fields, 1024};
+inline constexpr reg_table pord{
+    "PorD", pord_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 51> s_pord_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -814,7 +883,11 @@ inline constexpr std::array<reg_field, 51> s_pord_fields{{
     reg_field{"opd3_addr", 416, 32},
     reg_field{"rsvd3", 448, 64},
 }};
-inline constexpr reg_table s_pord{"sPorD", s_pord_fields, 512};
+inline constexpr reg_table s_pord{
+    "sPorD", s_pord_fields, 512,
+    "###<#######3@I#P#KT2##H##0##M#EU#(CS##G#1##5##B'#V)###N###F#J###/"
+    "4##8#$###-;#D=#######:+O##\077Q############R##>#%A#L#9####&.6,#7*#",
+    127};
 
 inline constexpr std::array<reg_field, 87> rq_dq_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -862,7 +935,12 @@ inline constexpr std::array<reg_field, 87> rq_dq_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table rq_dq{"RQ&DQ", rq_dq_fields, 1024};
+inline constexpr reg_table rq_dq{
+    "RQ&DQ", rq_dq_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 24> s_rq_sdq_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"sym_range", 1, 1},
@@ -878,7 +956,9 @@ inline constexpr std::array<reg_field, 24> s_rq_sdq_fields{{
     reg_field{"res0_h", 160, 16},      reg_field{"res0_w", 176, 16},
     reg_field{"opd1_addr", 192, 32},   reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_rq_sdq{"sRQ&sDQ", s_rq_sdq_fields, 256};
+inline constexpr reg_table s_rq_sdq{
+    "sRQ&sDQ", s_rq_sdq_fields, 256,
+    "*.##,#$###)2#173#9####6'####4#####;###5##:#/##%####0####-#+(8#&#", 63};
 
 inline constexpr std::array<reg_field, 87> sg_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -926,7 +1006,12 @@ inline constexpr std::array<reg_field, 87> sg_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sg{"SG", sg_fields, 1024};
+inline constexpr reg_table sg{
+    "SG", sg_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 28> s_sg_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -944,7 +1029,9 @@ inline constexpr std::array<reg_field, 28> s_sg_fields{{
     reg_field{"opd1_addr", 259, 29},    reg_field{"opd2_addr", 288, 32},
     reg_field{"res1_addr", 320, 32},    reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_sg{"sSG", s_sg_fields, 384};
+inline constexpr reg_table s_sg{
+    "sSG", s_sg_fields, 384, "#-##7#$###(##0#8#2>###/&6;##4:#\077#+=###*##<#######3#9####,#.'1)%5",
+    63};
 
 inline constexpr std::array<reg_field, 87> sgl_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -992,7 +1079,12 @@ inline constexpr std::array<reg_field, 87> sgl_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sgl{"SGL", sgl_fields, 1024};
+inline constexpr reg_table sgl{
+    "SGL", sgl_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 26> s_sgl_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -1009,7 +1101,9 @@ inline constexpr std::array<reg_field, 26> s_sgl_fields{{
     reg_field{"opd1_addr", 224, 32},    reg_field{"opd2_addr", 256, 32},
     reg_field{"res1_addr", 288, 32},    reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384};
+inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384,
+                                 "#-##/#$###(,#4#8#6<###0&3###9#2##1;###+##:#######7=#####)#.'5*%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 87> cw_bc_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -1057,7 +1151,12 @@ inline constexpr std::array<reg_field, 87> cw_bc_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cw_bc{"CW&BC", cw_bc_fields, 1024};
+inline constexpr reg_table cw_bc{
+    "CW&BC", cw_bc_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 18> s_cw_sbc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1079,7 +1178,9 @@ inline constexpr std::array<reg_field, 18> s_cw_sbc_fields{{
     reg_field{"res0_addr", 192, 32},
     reg_field{"opd0_addr", 224, 32},
 }};
-inline constexpr reg_table s_cw_sbc{"sCW&sBC", s_cw_sbc_fields, 256};
+inline constexpr reg_table s_cw_sbc{
+    "sCW&sBC", s_cw_sbc_fields, 256,
+    "#+##)#$###(3#.#4#0####-&####25##1#####,#################*##'/#%#", 63};
 
 inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"opd0_w_str", 0, 1},     reg_field{"opd1_w_str", 1, 1},
@@ -1095,7 +1196,8 @@ inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"res0_addr", 64, 16},    reg_field{"opd0_addr", 80, 16},
     reg_field{"opd1_addr", 96, 16},    reg_field{"opd2_addr", 112, 16},
 }};
-inline constexpr reg_table lar{"LAR", lar_fields, 128};
+inline constexpr reg_table lar{
+    "LAR", lar_fields, 128, "+6##'#####23#*.8#-/###)%#,##9#5###;#$####:#######7#(####0#&14###", 63};
 
 inline constexpr std::array<reg_field, 10> sys_fields{{
     reg_field{"rsvd0", 0, 1},
@@ -1109,7 +1211,7 @@ inline constexpr std::array<reg_field, 10> sys_fields{{
     reg_field{"intr_en", 63, 1},
     reg_field{"imm", 64, 64},
 }};
-inline constexpr reg_table sys{"SYS", sys_fields, 128};
+inline constexpr reg_table sys{"SYS", sys_fields, 128, "#*+###,#)#(%######-####&$##'####", 31};
 
 inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"imm0", 0, 32},
@@ -1121,7 +1223,7 @@ inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"reg_idx2", 56, 8},
     reg_field{"imm1", 64, 64},
 }};
-inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128};
+inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128, ")##%##$&#*('+###", 15};
 
 inline constexpr std::array<reg_field, 42> dma_tensor_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1167,7 +1269,11 @@ inline constexpr std::array<reg_field, 42> dma_tensor_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tensor{"DMA_tensor（0x000）", dma_tensor_fields, 768};
+inline constexpr reg_table dma_tensor{
+    "DMA_tensor（0x000）", dma_tensor_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077##7###D3A##############>/"
+    "#B(#G'5####@#######L##1#####.<#H##9##########%####C,########)E#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1213,7 +1319,11 @@ inline constexpr std::array<reg_field, 42> dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768};
+inline constexpr reg_table dma_matrix{
+    "DMA_matrix", dma_matrix_fields, 768,
+    "M4######-8E#######=6#&:;#####+########$\077##7####3A########GD####>/"
+    "#B###'5####@#######HL#1#####.<####9##########%####C,########(##",
+    127};
 
 inline constexpr std::array<reg_field, 43> dma_masked_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1260,7 +1370,11 @@ inline constexpr std::array<reg_field, 43> dma_masked_select_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_masked_select{"DMA_masked_select", dma_masked_select_fields, 768};
+inline constexpr reg_table dma_masked_select{
+    "DMA_masked_select", dma_masked_select_fields, 768,
+    "N5####\077#-9####K###>7#&;<#####+########$@##8###E4B#############C#/"
+    "####H'6####A#######M##2#####.=L0I#:##########%####D,########(F#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1306,7 +1420,11 @@ inline constexpr std::array<reg_field, 42> dma_general_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768};
+inline constexpr reg_table dma_general{
+    "DMA_general", dma_general_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077##7###D3A##############>/"
+    "#B##G'#####@#######L##1#####.<#H##9##########%####C,5#######(E#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_cw_transpose_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1352,7 +1470,11 @@ inline constexpr std::array<reg_field, 42> dma_cw_transpose_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_cw_transpose{"DMA_cw_transpose", dma_cw_transpose_fields, 768};
+inline constexpr reg_table dma_cw_transpose{
+    "DMA_cw_transpose", dma_cw_transpose_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077##7###D3A##############>/"
+    "#B##G'5####@#######L##1#####.<#H##9##########%####C,########(E#",
+    127};
 
 inline constexpr std::array<reg_field, 43> dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1399,7 +1521,11 @@ inline constexpr std::array<reg_field, 43> dma_nonzero_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_nonzero{"DMA_nonzero", dma_nonzero_fields, 768};
+inline constexpr reg_table dma_nonzero{
+    "DMA_nonzero", dma_nonzero_fields, 768,
+    "N5######-#########>7#&;<#####+########$@##8###E4B##############\077/"
+    "#C##H'6####A#######M#92#####.=#I##:##########%####D,########(0F",
+    127};
 
 inline constexpr std::array<reg_field, 16> s_dma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1419,7 +1545,8 @@ inline constexpr std::array<reg_field, 16> s_dma_sys_fields{{
     reg_field{"index", 88, 8},
     reg_field{"constant_value", 96, 32},
 }};
-inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128};
+inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128,
+                                     "/#####$'-##2##%3####,&#(1####)+.", 31};
 
 inline constexpr std::array<reg_field, 42> dma_gather_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1465,7 +1592,11 @@ inline constexpr std::array<reg_field, 42> dma_gather_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_gather{"DMA_gather", dma_gather_fields, 768};
+inline constexpr reg_table dma_gather{
+    "DMA_gather", dma_gather_fields, 768,
+    "M######J-9########;5#&7######+######A#$=######C3>##############</"
+    "#\077##F'4###K####8###L##1#####.##G##6I#########%####@,B#######(D#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_scatter_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1511,7 +1642,11 @@ inline constexpr std::array<reg_field, 42> dma_scatter_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_scatter{"DMA_scatter", dma_scatter_fields, 768};
+inline constexpr reg_table dma_scatter{
+    "DMA_scatter", dma_scatter_fields, 768,
+    "M######J-9########;5#&7######+######A#$=######C3>##############</"
+    "#\077##F'4###K####8###L##1#####.##G##6I#########%####@,B#######(D#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_reverse_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1557,7 +1692,11 @@ inline constexpr std::array<reg_field, 42> dma_reverse_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_reverse{"DMA_reverse", dma_reverse_fields, 768};
+inline constexpr reg_table dma_reverse{
+    "DMA_reverse", dma_reverse_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077##7###D3A##(###########>/"
+    "#B##G'5####@#######L##1#####.<#H##9##########%####C,########)E#",
+    127};
 
 inline constexpr std::array<reg_field, 45> dma_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1606,7 +1745,11 @@ inline constexpr std::array<reg_field, 45> dma_compress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_compress{"DMA_compress", dma_compress_fields, 768};
+inline constexpr reg_table dma_compress{
+    "DMA_compress", dma_compress_fields, 768,
+    "P4####D#-#########=6#&######A+########$\077###C##F3B8#######I#####>/"
+    ";@(M#'5####:#######JO#1#####.<##########L####%###9#,#######7)G#",
+    127};
 
 inline constexpr std::array<reg_field, 45> dma_decompress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1655,7 +1798,11 @@ inline constexpr std::array<reg_field, 45> dma_decompress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_decompress{"DMA_decompress", dma_decompress_fields, 768};
+inline constexpr reg_table dma_decompress{
+    "DMA_decompress", dma_decompress_fields, 768,
+    "P#####D#-7########=##&9#####A+########$\077###C###3B5#######F#####>/"
+    ";@(MI'#####:#######GO#1#####.<#J##8#####L####%###6#,#######4)##",
+    127};
 
 /// Every table of this chip, in the vendor file's order.
 inline constexpr std::array<const reg_table*, 41> all_tables{&conv,

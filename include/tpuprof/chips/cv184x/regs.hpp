@@ -3,7 +3,8 @@
 /// Source facts: tpu-mlir (fork jonathansong/tpu-mlir @ 8f9f82e1)
 /// python/debugger/target_cv184x/regdef.py, which the vendor generated from its register
 /// spreadsheets. Each table lists the fields of one command form in bit order: name, low bit, width
-/// (LSB-first bit numbering).
+/// (LSB-first bit numbering); after them each table's field-name index (see
+/// regs::reg_table::index).
 #pragma once
 
 #include <array>
@@ -102,7 +103,12 @@ inline constexpr std::array<reg_field, 88> conv_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table conv{"CONV", conv_fields, 1024};
+inline constexpr reg_table conv{"CONV", conv_fields, 1024,
+                                "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                                "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s#"
+                                "##K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#"
+                                "####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                                255};
 
 inline constexpr std::array<reg_field, 58> s_conv_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -135,7 +141,11 @@ inline constexpr std::array<reg_field, 58> s_conv_fields{{
     reg_field{"res1_addr", 416, 32},    reg_field{"opd3_addr", 448, 32},
     reg_field{"opd0_h_str", 480, 16},   reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv{"sCONV", s_conv_fields, 512};
+inline constexpr reg_table s_conv{
+    "sCONV", s_conv_fields, 512,
+    "###J#######@#N#F#PZ5##ML#2##S\134#[Q(C8&E.G4VY<##B'##)###T###3#O###17##:#$###0I#*K#######+-HU#"
+    "\077W#######]####X##>#%A#R#;####69=/#D,#",
+    127};
 
 inline constexpr std::array<reg_field, 88> mm_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -227,7 +237,12 @@ inline constexpr std::array<reg_field, 88> mm_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm{"MM", mm_fields, 1024};
+inline constexpr reg_table mm{"MM", mm_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14#########BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K#######,###C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 41> s_mm_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -252,7 +267,11 @@ inline constexpr std::array<reg_field, 41> s_mm_fields{{
     reg_field{"opd1_addr", 288, 32},    reg_field{"opd2_addr", 320, 32},
     reg_field{"rsvd9", 352, 32},
 }};
-inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384};
+inline constexpr reg_table s_mm{
+    "sMM", s_mm_fields, 384,
+    "###########'#A#H#B#5###C#:##E#*#D(K0##-8#########+)#######;###1#97##4<$###/"
+    "##>#########,6G##I###2F#######J\077###%####=L###&#3.#@##",
+    127};
 
 inline constexpr std::array<reg_field, 88> mm2_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -344,7 +363,12 @@ inline constexpr std::array<reg_field, 88> mm2_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm2{"MM2", mm2_fields, 1024};
+inline constexpr reg_table mm2{"MM2", mm2_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 inline constexpr std::array<reg_field, 35> s_mm2_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -383,7 +407,11 @@ inline constexpr std::array<reg_field, 35> s_mm2_fields{{
     reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 256};
+inline constexpr reg_table s_mm2{
+    "sMM2", s_mm2_fields, 256,
+    "###########,#:#B#;#6#####4#######(FA&#0C###@###'##)#######-<####38##5#$###2##7########+/"
+    "=###D###\077########E####%####>####*#91##.#",
+    127};
 
 inline constexpr std::array<reg_field, 88> cmp_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -475,7 +503,12 @@ inline constexpr std::array<reg_field, 88> cmp_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cmp{"CMP", cmp_fields, 1024};
+inline constexpr reg_table cmp{"CMP", cmp_fields, 1024,
+                               "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####-5######",
+                               255};
 
 inline constexpr std::array<reg_field, 30> s_cmp_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -494,7 +527,9 @@ inline constexpr std::array<reg_field, 30> s_cmp_fields{{
     reg_field{"opd0_addr", 256, 32},    reg_field{"opd1_addr", 288, 32},
     reg_field{"opd2_addr", 320, 32},    reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_cmp{"sCMP", s_cmp_fields, 384};
+inline constexpr reg_table s_cmp{
+    "sCMP", s_cmp_fields, 384,
+    "70####$###)/#9#<#;=###8&####>#6A*4@###'1#\077#+##5##3#2####.#,(:-%#", 63};
 
 inline constexpr std::array<reg_field, 88> sfu_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -586,7 +621,12 @@ inline constexpr std::array<reg_field, 88> sfu_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sfu{"SFU", sfu_fields, 1024};
+inline constexpr reg_table sfu{"SFU", sfu_fields, 1024,
+                               "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####-5######",
+                               255};
 
 inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -601,7 +641,9 @@ inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"opd1_n", 144, 16},      reg_field{"res0_addr", 160, 32},
     reg_field{"opd0_addr", 192, 32},   reg_field{"opd1_addr", 224, 32},
 }};
-inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256};
+inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256,
+                                 "#,##.#$###)+#037#5####2&####681#######'-#9#########/####*##(4#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> vc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -693,7 +735,12 @@ inline constexpr std::array<reg_field, 88> vc_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table vc{"VC", vc_fields, 1024};
+inline constexpr reg_table vc{"VC", vc_fields, 1024,
+                              "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K#######-###C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 27> s_vc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -711,7 +758,9 @@ inline constexpr std::array<reg_field, 27> s_vc_fields{{
     reg_field{"opd1_addr", 256, 32},   reg_field{"opd2_addr", 288, 32},
     reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384};
+inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384,
+                                "*.##0#$###)4#,73#8####2&;+##5:6#9#=###'/#<#######>#1####-##(##%#",
+                                63};
 
 inline constexpr std::array<reg_field, 88> lin_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -803,7 +852,12 @@ inline constexpr std::array<reg_field, 88> lin_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table lin{"LIN", lin_fields, 1024};
+inline constexpr reg_table lin{"LIN", lin_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 inline constexpr std::array<reg_field, 20> s_lin_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -817,7 +871,9 @@ inline constexpr std::array<reg_field, 20> s_lin_fields{{
     reg_field{"res0_addr", 128, 32},    reg_field{"opd0_addr", 160, 32},
     reg_field{"opd1_addr", 192, 32},    reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256};
+inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256,
+                                 "#.##,#$###)##1#4#3####0&####5#####7###'/#6#*############-#+(2#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> ar_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -909,7 +965,12 @@ inline constexpr std::array<reg_field, 88> ar_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table ar{"AR", ar_fields, 1024};
+inline constexpr reg_table ar{"AR", ar_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 48> s_ar_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -937,7 +998,10 @@ inline constexpr std::array<reg_field, 48> s_ar_fields{{
     reg_field{"opd0_w_str", 448, 20},   reg_field{"opd1_h_str", 468, 20},
     reg_field{"opd1_w_str", 488, 20},   reg_field{"rsvd3", 508, 4},
 }};
-inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512};
+inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512,
+                                "###########<#>#A#@####=G#7F##MO##9D#I#'1H##+##:##5S#######N#-\077#"
+                                "#60##2K$###)##;####Q###4&R###B###*###P####C#J##.###E3####/8,(#L%#",
+                                127};
 
 inline constexpr std::array<reg_field, 88> pord_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1029,7 +1093,12 @@ inline constexpr std::array<reg_field, 88> pord_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table pord{"PorD", pord_fields, 1024};
+inline constexpr reg_table pord{"PorD", pord_fields, 1024,
+                                "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                                "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s#"
+                                "##K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#"
+                                "####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                                255};
 
 inline constexpr std::array<reg_field, 52> s_pord_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -1059,7 +1128,11 @@ inline constexpr std::array<reg_field, 52> s_pord_fields{{
     reg_field{"opd2_addr", 352, 32},    reg_field{"res1_addr", 384, 32},
     reg_field{"opd3_addr", 416, 32},    reg_field{"rsvd3", 448, 64},
 }};
-inline constexpr reg_table s_pord{"sPorD", s_pord_fields, 512};
+inline constexpr reg_table s_pord{
+    "sPorD", s_pord_fields, 512,
+    "###=#######4AJ#Q#LU3##I##1##N#FV#(DT##,H2##6##C'#W)###O###G#K###05##9#$###.<#E>#######;+P##@R#"
+    "###########S##\077#%B#M#:####&/7-#8*#",
+    127};
 
 inline constexpr std::array<reg_field, 88> rq_dq_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1151,7 +1224,13 @@ inline constexpr std::array<reg_field, 88> rq_dq_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table rq_dq{"RQ&DQ", rq_dq_fields, 1024};
+inline constexpr reg_table rq_dq{
+    "RQ&DQ", rq_dq_fields, 1024,
+    "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+    "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###K###########C#]z###Zh#7g##"
+    "t#{_2Ayj#'0i##>##Q##<#V########+\1343#####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####"
+    ".5######",
+    255};
 
 inline constexpr std::array<reg_field, 25> s_rq_sdq_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -1168,7 +1247,9 @@ inline constexpr std::array<reg_field, 25> s_rq_sdq_fields{{
     reg_field{"res0_w", 176, 16},       reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_rq_sdq{"sRQ&sDQ", s_rq_sdq_fields, 256};
+inline constexpr reg_table s_rq_sdq{
+    "sRQ&sDQ", s_rq_sdq_fields, 256,
+    "+/##-#$###*3#284#:####7'####5#####<###(6#;#0##%####1####.#,)9#&#", 63};
 
 inline constexpr std::array<reg_field, 88> sg_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1260,7 +1341,12 @@ inline constexpr std::array<reg_field, 88> sg_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sg{"SG", sg_fields, 1024};
+inline constexpr reg_table sg{"SG", sg_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -1279,7 +1365,9 @@ inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"opd2_addr", 288, 32},    reg_field{"res1_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_sg{"sSG", s_sg_fields, 384};
+inline constexpr reg_table s_sg{
+    "sSG", s_sg_fields, 384, "#.##8#$###)##1#9#3\077###0&7<##5;#@#,>###'+#=#######4#:####-#/(2*%6",
+    63};
 
 inline constexpr std::array<reg_field, 88> sgl_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1371,7 +1459,12 @@ inline constexpr std::array<reg_field, 88> sgl_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sgl{"SGL", sgl_fields, 1024};
+inline constexpr reg_table sgl{"SGL", sgl_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -1389,7 +1482,9 @@ inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"opd2_addr", 256, 32},    reg_field{"res1_addr", 288, 32},
     reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384};
+inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384,
+                                 "#.##0#$###)-#5#9#7=###1&4###:#3##2<###',#;#######8>#####*#/(6+%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> cw_bc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1481,7 +1576,13 @@ inline constexpr std::array<reg_field, 88> cw_bc_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cw_bc{"CW&BC", cw_bc_fields, 1024};
+inline constexpr reg_table cw_bc{
+    "CW&BC", cw_bc_fields, 1024,
+    "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+    "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###K###########C#]z###Zh#7g##"
+    "t#{_2Ayj#'0i##>##Q##<#V########+\1343#####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####"
+    ".5######",
+    255};
 
 inline constexpr std::array<reg_field, 19> s_cw_sbc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -1495,7 +1596,9 @@ inline constexpr std::array<reg_field, 19> s_cw_sbc_fields{{
     reg_field{"rsvd1", 160, 32},       reg_field{"res0_addr", 192, 32},
     reg_field{"opd0_addr", 224, 32},
 }};
-inline constexpr reg_table s_cw_sbc{"sCW&sBC", s_cw_sbc_fields, 256};
+inline constexpr reg_table s_cw_sbc{
+    "sCW&sBC", s_cw_sbc_fields, 256,
+    "#,##*#$###)4#/#5#1####.&####36##2#####'-################+##(0#%#", 63};
 
 inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"opd0_w_str", 0, 1},     reg_field{"opd1_w_str", 1, 1},
@@ -1511,7 +1614,8 @@ inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"res0_addr", 64, 16},    reg_field{"opd0_addr", 80, 16},
     reg_field{"opd1_addr", 96, 16},    reg_field{"opd2_addr", 112, 16},
 }};
-inline constexpr reg_table lar{"LAR", lar_fields, 128};
+inline constexpr reg_table lar{
+    "LAR", lar_fields, 128, "+6##'#####23#*.8#-/###)%#,##9#5###;#$####:#######7#(####0#&14###", 63};
 
 inline constexpr std::array<reg_field, 10> sys_fields{{
     reg_field{"rsvd0", 0, 1},
@@ -1525,7 +1629,7 @@ inline constexpr std::array<reg_field, 10> sys_fields{{
     reg_field{"pwr_step", 59, 4},
     reg_field{"intr_en", 63, 1},
 }};
-inline constexpr reg_table sys{"SYS", sys_fields, 64};
+inline constexpr reg_table sys{"SYS", sys_fields, 64, "#+,###'-*#)%###########&$##(####", 31};
 
 inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"imm0", 0, 32},
@@ -1537,7 +1641,7 @@ inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"reg_idx2", 56, 8},
     reg_field{"imm1", 64, 64},
 }};
-inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128};
+inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128, ")##%##$&#*('+###", 15};
 
 inline constexpr std::array<reg_field, 51> dma_tensor_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1592,7 +1696,11 @@ inline constexpr std::array<reg_field, 51> dma_tensor_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tensor{"DMA_tensor（0x000）", dma_tensor_fields, 768};
+inline constexpr reg_table dma_tensor{"DMA_tensor（0x000）", dma_tensor_fields, 768,
+                                      "V;######1\077###(###QD=#&AB#####/"
+                                      "##)#####$FO#>###K:H8#L###########E3#I##N'<####G#######U##6##"
+                                      "##.2C####@##########%#-##J0##,#####*+#",
+                                      127};
 
 inline constexpr std::array<reg_field, 48> dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1644,7 +1752,11 @@ inline constexpr std::array<reg_field, 48> dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768};
+inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768,
+                                      "S:######1>###(####C<#&@A#####/"
+                                      "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######R##5##"
+                                      "##.2B####\077##########%#-##I0##,#####*+#",
+                                      127};
 
 inline constexpr std::array<reg_field, 49> dma_masked_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1697,7 +1809,11 @@ inline constexpr std::array<reg_field, 49> dma_masked_select_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_masked_select{"DMA_masked_select", dma_masked_select_fields, 768};
+inline constexpr reg_table dma_masked_select{"DMA_masked_select", dma_masked_select_fields, 768,
+                                             "T;####E#1\077###(Q###D=#&AB#####/"
+                                             "##)#####$FO#>###K:H8#L##########I#3####N'<####G######"
+                                             "#S##6####.2CR4##@##########%#-##J0##,#####*+#",
+                                             127};
 
 inline constexpr std::array<reg_field, 48> dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1749,7 +1865,11 @@ inline constexpr std::array<reg_field, 48> dma_general_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768};
+inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768,
+                                       "S:######1>###(####C<#&@A#####/"
+                                       "##)#####$EN#=###J9G7#K###########D3#H##M'#####F#######R##5#"
+                                       "###.2B####\077##########%#-##I0;#,#####*+#",
+                                       127};
 
 inline constexpr std::array<reg_field, 48> dma_cw_transpose_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1801,7 +1921,11 @@ inline constexpr std::array<reg_field, 48> dma_cw_transpose_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_cw_transpose{"DMA_cw_transpose", dma_cw_transpose_fields, 768};
+inline constexpr reg_table dma_cw_transpose{"DMA_cw_transpose", dma_cw_transpose_fields, 768,
+                                            "S:######1>###(####C<#&@A#####/"
+                                            "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######"
+                                            "R##5####.2B####\077##########%#-##I0##,#####*+#",
+                                            127};
 
 inline constexpr std::array<reg_field, 49> dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1854,7 +1978,11 @@ inline constexpr std::array<reg_field, 49> dma_nonzero_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_nonzero{"DMA_nonzero", dma_nonzero_fields, 768};
+inline constexpr reg_table dma_nonzero{"DMA_nonzero", dma_nonzero_fields, 768,
+                                       "T;######1####(####D=#&AB#####/"
+                                       "##)#####$FO#>###K:H8#L###########E3#I##N'<####G#######S#"
+                                       "\0776####.2C####@##########%#-##J0##,#####*+4",
+                                       127};
 
 inline constexpr std::array<reg_field, 22> s_dma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1880,7 +2008,9 @@ inline constexpr std::array<reg_field, 22> s_dma_sys_fields{{
     reg_field{"index", 88, 8},
     reg_field{"constant_value", 96, 32},
 }};
-inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128};
+inline constexpr reg_table s_dma_sys{
+    "sDMA_sys", s_dma_sys_fields, 128,
+    "3#####'#1####(#######&#5####./2#)#####$####8##%9-7##0##,#####*+#", 63};
 
 inline constexpr std::array<reg_field, 48> dma_reverse_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1932,7 +2062,11 @@ inline constexpr std::array<reg_field, 48> dma_reverse_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_reverse{"DMA_reverse", dma_reverse_fields, 768};
+inline constexpr reg_table dma_reverse{"DMA_reverse", dma_reverse_fields, 768,
+                                       "S:######1>###(####C<#&@A#####/"
+                                       "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######R##5#"
+                                       "###.2B####\077##########%#-##I0##,#####*+#",
+                                       127};
 
 inline constexpr std::array<reg_field, 51> dma_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -1987,7 +2121,11 @@ inline constexpr std::array<reg_field, 51> dma_compress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_compress{"DMA_compress", dma_compress_fields, 768};
+inline constexpr reg_table dma_compress{"DMA_compress", dma_compress_fields, 768,
+                                        "V:####J#1####(####C<#&######G/"
+                                        "##)#####$E###I##L9H7>MP####O#####D3AF###';####@#######U##"
+                                        "5####.2B#####S####R####%#-#\077#0##,####=*+#",
+                                        127};
 
 inline constexpr std::array<reg_field, 51> dma_decompress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -2042,7 +2180,11 @@ inline constexpr std::array<reg_field, 51> dma_decompress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_decompress{"DMA_decompress", dma_decompress_fields, 768};
+inline constexpr reg_table dma_decompress{"DMA_decompress", dma_decompress_fields, 768,
+                                          "V#####J#1=###(####C##&\077#####G/"
+                                          "##)#####$EP##I###9H7;#M####L#####D3AF##O'#####@#######U#"
+                                          "#5####.2B####>S####R####%#-#<#0##,####:*+#",
+                                          127};
 
 /// Every table of this chip, in the vendor file's order.
 inline constexpr std::array<const reg_table*, 39> all_tables{&conv,
