@@ -771,6 +771,14 @@ float ops_ratio(const std::optional<A>& alg, const std::optional<B>& arch) noexc
 
 namespace tpuprof::regs {
 
+/// FNV-1a (32 bits) of a field name: the slot a generated name index gives the field
+/// (tools/gen_regdefs.py computes the same hash and writes the index as a literal).
+constexpr std::uint32_t name_hash(std::string_view s) noexcept {
+  std::uint32_t h = 2166136261u;
+  for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h;
+}
+
 /// One field of a command descriptor. Bit k of a command is bit (k mod 8) of
 /// its byte k/8 (little-endian, LSB first), as the vendor tools read it.
 struct reg_field {
@@ -784,10 +792,25 @@ struct reg_table {
   std::string_view sheet;             ///< vendor sheet name, e.g. "sAR", "DMA_tensor（0x000）"
   std::span<const reg_field> fields;  ///< in bit order
   unsigned bits = 0;                  ///< command length in bits
+  /// Name index written by tools/gen_regdefs.py: 2^k one-character slots, `index_empty` + field
+  /// index + 1 (`index_empty` alone: empty; at least one is), a field at slot name_hash(name) &
+  /// index_mask or the next free one. Lookups by name were a scan of string compares: ~40 % of a
+  /// BM1688 decode and most of fuzz_bmprofile's time (#17). Null for hand-built tables: find()
+  /// scans them. (A pointer, not a string_view: 4 MB less compiler memory over all tables.)
+  const char* index = nullptr;
+  std::uint32_t index_mask = 0;  ///< slots - 1
+  static constexpr unsigned char index_empty = '#';
 
   constexpr unsigned bytes() const noexcept { return (bits + 7) / 8; }
-  /// Index of a field by name; nullopt when this form has no such field.
+  /// Index of a field by name (the first of equal names); nullopt when this form has none.
   constexpr std::optional<std::size_t> find(std::string_view name) const noexcept {
+    if (index) {
+      for (std::size_t k = name_hash(name) & index_mask;; k = (k + 1) & index_mask) {
+        const unsigned slot = static_cast<unsigned char>(index[k]) - index_empty;
+        if (slot == 0) return std::nullopt;
+        if (fields[slot - 1].name == name) return slot - 1;
+      }
+    }
     for (std::size_t i = 0; i < fields.size(); ++i)
       if (fields[i].name == name) return i;
     return std::nullopt;
@@ -1223,7 +1246,8 @@ concept region_source = operand_source<P> && requires(const P& src) {
 // raw bytes
 // ---- begin <tpuprof/io/atomic_file.hpp>
 /// atomic_file: buffered output that appears under its final name only when
-/// committed (temp file + fsync + rename); a failure never leaves a half file.
+/// committed (temp file + rename, fsync on request); a failure never leaves a
+/// half file.
 
 
 
@@ -1235,11 +1259,20 @@ class output_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// What a committed file survives. `crash`: the writer's own failure or death
+/// (the rename is atomic and the page cache keeps the bytes), as compilers and
+/// the vendor tools give, at no cost. `power_loss`: also a power cut or kernel
+/// crash, at one disk flush (fsync) per file: tens of milliseconds each on a
+/// busy disk, more than the whole decode of a small capture
+/// (docs/reliability.md, "Durability").
+enum class durability : std::uint8_t { crash, power_loss };
+
 /// Writes to "<path>.tmp.<pid>" and renames to `path` in commit(). Destroying
 /// it uncommitted removes the temp file.
 class atomic_file {
  public:
-  explicit atomic_file(std::filesystem::path path) : path_(std::move(path)) {
+  explicit atomic_file(std::filesystem::path path, durability d = durability::crash)
+      : path_(std::move(path)), sync_(d == durability::power_loss) {
     tmp_ = path_;
     tmp_ += ".tmp." + std::to_string(::getpid());
     f_ = std::fopen(tmp_.c_str(), "wb");
@@ -1261,10 +1294,11 @@ class atomic_file {
     if (n && std::fwrite(p, 1, n, f_) != n)
       throw output_error(path_.string() + ": write failed: " + std::strerror(errno));
   }
-  /// Flushes, syncs and renames into place. Throws output_error on failure.
+  /// Flushes (and syncs, for power_loss) and renames into place. Throws
+  /// output_error on failure.
   void commit() {
     if (!f_) return;
-    bool ok = std::fflush(f_) == 0 && ::fsync(::fileno(f_)) == 0;
+    bool ok = std::fflush(f_) == 0 && (!sync_ || ::fsync(::fileno(f_)) == 0);
     int e = errno;
     ok = (std::fclose(f_) == 0) && ok;
     f_ = nullptr;
@@ -1286,6 +1320,7 @@ class atomic_file {
  private:
   std::filesystem::path path_, tmp_;
   std::FILE* f_ = nullptr;
+  bool sync_ = false;
 };
 
 }  // namespace tpuprof::io
@@ -1768,7 +1803,7 @@ struct chip_ceilings {
 /// python/debugger/target_1690/regdef.py (BM1690 = SG2260, from BM1690_TPU_TIU_Reg0.12.xlsx and
 /// GDMA_BM1690_DES_REG_12_21.xlsx), which the vendor generated from its register spreadsheets. Each
 /// table lists the fields of one command form in bit order: name, low bit, width (LSB-first bit
-/// numbering).
+/// numbering); after them each table's field-name index (see regs::reg_table::index).
 
 
 
@@ -1864,7 +1899,12 @@ inline constexpr std::array<reg_field, 88> conv_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table conv{"CONV", conv_fields, 1024};
+inline constexpr reg_table conv{"CONV", conv_fields, 1024,
+                                "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                                "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s#"
+                                "##K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#"
+                                "####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                                255};
 
 inline constexpr std::array<reg_field, 58> s_conv_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -1897,7 +1937,11 @@ inline constexpr std::array<reg_field, 58> s_conv_fields{{
     reg_field{"res1_addr", 416, 32},    reg_field{"opd3_addr", 448, 32},
     reg_field{"opd0_h_str", 480, 16},   reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv{"sCONV", s_conv_fields, 512};
+inline constexpr reg_table s_conv{
+    "sCONV", s_conv_fields, 512,
+    "###J#######@#N#F#PZ5##ML#2##S\134#[Q(C8&E.G4VY<##B'#6)###T###3#O###17##:#$###0I#*K#######+-HU#"
+    "\077W#######]####X##>#%A#R#;####9#=/#D,#",
+    127};
 
 inline constexpr std::array<reg_field, 88> conv_bw_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -1989,7 +2033,13 @@ inline constexpr std::array<reg_field, 88> conv_bw_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table conv_bw{"CONV_BW", conv_bw_fields, 1024};
+inline constexpr reg_table conv_bw{
+    "CONV_BW", conv_bw_fields, 1024,
+    "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+    "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###K###########C#]z###Zh#7g##"
+    "t#{_2Ayj#'0i##>##Q##<#V########+\1343#####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####"
+    ".5######",
+    255};
 
 inline constexpr std::array<reg_field, 58> s_conv_bw_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -2022,7 +2072,11 @@ inline constexpr std::array<reg_field, 58> s_conv_bw_fields{{
     reg_field{"res1_addr", 416, 32},    reg_field{"opd3_addr", 448, 32},
     reg_field{"opd0_h_str", 480, 16},   reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv_bw{"sCONV_BW", s_conv_bw_fields, 512};
+inline constexpr reg_table s_conv_bw{
+    "sCONV_BW", s_conv_bw_fields, 512,
+    "###J#######@#N#F#PZ5###LM2##S\134#[Q(C8&E.G4VY<##B'#6)###T###3#O###17##:#$###0I#*K#######+-HU#"
+    "\077W#######]####X##>#%A#R#;####9#=/#D,#",
+    127};
 
 inline constexpr std::array<reg_field, 88> mm_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -2114,7 +2168,12 @@ inline constexpr std::array<reg_field, 88> mm_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm{"MM", mm_fields, 1024};
+inline constexpr reg_table mm{"MM", mm_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14#########BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K#######,###C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 41> s_mm_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -2139,7 +2198,11 @@ inline constexpr std::array<reg_field, 41> s_mm_fields{{
     reg_field{"opd1_addr", 288, 32},    reg_field{"opd2_addr", 320, 32},
     reg_field{"rsvd9", 352, 32},
 }};
-inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384};
+inline constexpr reg_table s_mm{
+    "sMM", s_mm_fields, 384,
+    "###########'#A#H#B#5###C#:##E#*#D(K0##-8#########+)#######;###1#97##4<$###/"
+    "##>#########,6G##I###2F#######J\077###%####=L###&#3.#@##",
+    127};
 
 inline constexpr std::array<reg_field, 88> mm2_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -2231,7 +2294,12 @@ inline constexpr std::array<reg_field, 88> mm2_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm2{"MM2", mm2_fields, 1024};
+inline constexpr reg_table mm2{"MM2", mm2_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 inline constexpr std::array<reg_field, 35> s_mm2_fields{{
     reg_field{"cmd_short", 0, 1},        reg_field{"sym_range", 1, 1},
@@ -2253,7 +2321,11 @@ inline constexpr std::array<reg_field, 35> s_mm2_fields{{
     reg_field{"opd0_addr", 160, 32},     reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 256};
+inline constexpr reg_table s_mm2{
+    "sMM2", s_mm2_fields, 256,
+    "###########,#:#B#;#6#####4#######(FA&#0C###@###'#*)#######-<####38##5#$###2##7########+/"
+    "=###D###\077########E####%####>######91##.#",
+    127};
 
 inline constexpr std::array<reg_field, 88> cmp_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -2345,7 +2417,12 @@ inline constexpr std::array<reg_field, 88> cmp_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cmp{"CMP", cmp_fields, 1024};
+inline constexpr reg_table cmp{"CMP", cmp_fields, 1024,
+                               "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K#######.###C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####-5######",
+                               255};
 
 inline constexpr std::array<reg_field, 31> s_cmp_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -2365,7 +2442,9 @@ inline constexpr std::array<reg_field, 31> s_cmp_fields{{
     reg_field{"opd1_addr", 288, 32},    reg_field{"opd2_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_cmp{"sCMP", s_cmp_fields, 384};
+inline constexpr reg_table s_cmp{
+    "sCMP", s_cmp_fields, 384,
+    "80####$###)/#:#=#<>###9&####\077#6B*4A###'1#@#+##5##3#2####.#,(7-%;", 63};
 
 inline constexpr std::array<reg_field, 88> sfu_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -2457,7 +2536,12 @@ inline constexpr std::array<reg_field, 88> sfu_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sfu{"SFU", sfu_fields, 1024};
+inline constexpr reg_table sfu{"SFU", sfu_fields, 1024,
+                               "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####-5######",
+                               255};
 
 inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -2472,7 +2556,9 @@ inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"opd1_n", 144, 16},      reg_field{"res0_addr", 160, 32},
     reg_field{"opd0_addr", 192, 32},   reg_field{"opd1_addr", 224, 32},
 }};
-inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256};
+inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256,
+                                 "#,##.#$###)+#037#5####2&####681#######'-#9#########/####*##(4#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> vc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -2564,7 +2650,12 @@ inline constexpr std::array<reg_field, 88> vc_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table vc{"VC", vc_fields, 1024};
+inline constexpr reg_table vc{"VC", vc_fields, 1024,
+                              "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K#######-###C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 28> s_vc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -2582,7 +2673,9 @@ inline constexpr std::array<reg_field, 28> s_vc_fields{{
     reg_field{"opd1_w", 240, 16},      reg_field{"opd1_addr", 256, 32},
     reg_field{"opd2_addr", 288, 32},   reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384};
+inline constexpr reg_table s_vc{
+    "sVC", s_vc_fields, 384, "*/##1#$###)5#,84#9####3&<+##6;7#:#>###'0#=#######\077#2####.##(##%-",
+    63};
 
 inline constexpr std::array<reg_field, 88> lin_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -2674,7 +2767,12 @@ inline constexpr std::array<reg_field, 88> lin_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table lin{"LIN", lin_fields, 1024};
+inline constexpr reg_table lin{"LIN", lin_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 // sLIN: crosses a 64-bit word (ctypes would move it): opt_rsv0
 inline constexpr std::array<reg_field, 25> s_lin_fields{{
@@ -2692,7 +2790,9 @@ inline constexpr std::array<reg_field, 25> s_lin_fields{{
     reg_field{"opd0_addr", 192, 32},    reg_field{"opd1_addr", 224, 32},
     reg_field{"opd2_addr", 256, 32},
 }};
-inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 288};
+inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 288,
+                                 "#3##,#$###)##6/9#8##1#5&##-#:2####<###'04;#*#######.######+(7#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> ar_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -2784,7 +2884,12 @@ inline constexpr std::array<reg_field, 88> ar_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table ar{"AR", ar_fields, 1024};
+inline constexpr reg_table ar{"AR", ar_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 49> s_ar_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -2813,7 +2918,11 @@ inline constexpr std::array<reg_field, 49> s_ar_fields{{
     reg_field{"opd1_h_str", 468, 20},   reg_field{"opd1_w_str", 488, 20},
     reg_field{"rsvd3", 508, 4},
 }};
-inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512};
+inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512,
+                                "###########=#\077#B#A#/"
+                                "##>H#8G##NP##:E#J#'2I##+##;##6T#######O#-@##71##3L$###)##<####R###"
+                                "5&S###C###*###Q####D#K##.###F4####09,(#M%#",
+                                127};
 
 inline constexpr std::array<reg_field, 88> pord_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -2905,7 +3014,12 @@ inline constexpr std::array<reg_field, 88> pord_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table pord{"PorD", pord_fields, 1024};
+inline constexpr reg_table pord{"PorD", pord_fields, 1024,
+                                "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                                "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s#"
+                                "##K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#"
+                                "####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                                255};
 
 inline constexpr std::array<reg_field, 52> s_pord_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -2935,7 +3049,11 @@ inline constexpr std::array<reg_field, 52> s_pord_fields{{
     reg_field{"opd2_addr", 352, 32},    reg_field{"res1_addr", 384, 32},
     reg_field{"opd3_addr", 416, 32},    reg_field{"rsvd3", 448, 64},
 }};
-inline constexpr reg_table s_pord{"sPorD", s_pord_fields, 512};
+inline constexpr reg_table s_pord{
+    "sPorD", s_pord_fields, 512,
+    "###=#######A#J#Q#LU3##I##1##N#FV#(DT##,H2##6##C'#4)W##O###G#K###05##9#$###.<#E>#######;+P##@R#"
+    "###########S##\077#%B#M#:####&/7-#8*#",
+    127};
 
 inline constexpr std::array<reg_field, 88> rq_dq_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -3027,7 +3145,13 @@ inline constexpr std::array<reg_field, 88> rq_dq_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table rq_dq{"RQ&DQ", rq_dq_fields, 1024};
+inline constexpr reg_table rq_dq{
+    "RQ&DQ", rq_dq_fields, 1024,
+    "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+    "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###K###########C#]z###Zh#7g##"
+    "t#{_2Ayj#'0i##>##Q##<#V########+\1343#####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####"
+    ".5######",
+    255};
 
 inline constexpr std::array<reg_field, 25> s_rq_sdq_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -3044,7 +3168,9 @@ inline constexpr std::array<reg_field, 25> s_rq_sdq_fields{{
     reg_field{"res0_w", 176, 16},       reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_rq_sdq{"sRQ&sDQ", s_rq_sdq_fields, 256};
+inline constexpr reg_table s_rq_sdq{
+    "sRQ&sDQ", s_rq_sdq_fields, 256,
+    "+/##-#$###*3#284#:####7'####5#####<###(6#;#0##%####1####.#,)9#&#", 63};
 
 inline constexpr std::array<reg_field, 88> sg_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -3136,7 +3262,12 @@ inline constexpr std::array<reg_field, 88> sg_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sg{"SG", sg_fields, 1024};
+inline constexpr reg_table sg{"SG", sg_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -3155,7 +3286,9 @@ inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"opd2_addr", 288, 32},    reg_field{"res1_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_sg{"sSG", s_sg_fields, 384};
+inline constexpr reg_table s_sg{
+    "sSG", s_sg_fields, 384, "#.##8#$###)##1#9#3\077###0&7<##5;#@#,>###'+#=#######4#:####-#/(2*%6",
+    63};
 
 inline constexpr std::array<reg_field, 88> sgl_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -3247,7 +3380,12 @@ inline constexpr std::array<reg_field, 88> sgl_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sgl{"SGL", sgl_fields, 1024};
+inline constexpr reg_table sgl{"SGL", sgl_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -3265,7 +3403,9 @@ inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"opd2_addr", 256, 32},    reg_field{"res1_addr", 288, 32},
     reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384};
+inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384,
+                                 "#.##0#$###)-#5#9#7=###1&4###:#3##2<###',#;#######8>#####*#/(6+%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> cw_bc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -3357,7 +3497,13 @@ inline constexpr std::array<reg_field, 88> cw_bc_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cw_bc{"CW&BC", cw_bc_fields, 1024};
+inline constexpr reg_table cw_bc{
+    "CW&BC", cw_bc_fields, 1024,
+    "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+    "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###K###########C#]z###Zh#7g##"
+    "t#{_2Ayj#'0i##>##Q##<#V########+\1343#####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####"
+    ".5######",
+    255};
 
 inline constexpr std::array<reg_field, 19> s_cw_sbc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -3371,7 +3517,9 @@ inline constexpr std::array<reg_field, 19> s_cw_sbc_fields{{
     reg_field{"rsvd1", 160, 32},       reg_field{"res0_addr", 192, 32},
     reg_field{"opd0_addr", 224, 32},
 }};
-inline constexpr reg_table s_cw_sbc{"sCW&sBC", s_cw_sbc_fields, 256};
+inline constexpr reg_table s_cw_sbc{
+    "sCW&sBC", s_cw_sbc_fields, 256,
+    "#,##*#$###)4#/#5#1####.&####36##2#####'-################+##(0#%#", 63};
 
 inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"opd0_w_str", 0, 1},     reg_field{"opd1_w_str", 1, 1},
@@ -3387,7 +3535,8 @@ inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"res0_addr", 64, 16},    reg_field{"opd0_addr", 80, 16},
     reg_field{"opd1_addr", 96, 16},    reg_field{"opd2_addr", 112, 16},
 }};
-inline constexpr reg_table lar{"LAR", lar_fields, 128};
+inline constexpr reg_table lar{
+    "LAR", lar_fields, 128, "+6##'#####23#*.8#-/###)%#,##9#5###;#$####:#######7#(####0#&14###", 63};
 
 inline constexpr std::array<reg_field, 11> sys_fields{{
     reg_field{"rsvd0", 0, 1},
@@ -3402,7 +3551,7 @@ inline constexpr std::array<reg_field, 11> sys_fields{{
     reg_field{"intr_en", 63, 1},
     reg_field{"imm", 64, 64},
 }};
-inline constexpr reg_table sys{"SYS", sys_fields, 128};
+inline constexpr reg_table sys{"SYS", sys_fields, 128, "#+,###'-*#)%######.####&$##(####", 31};
 
 inline constexpr std::array<reg_field, 8> sysid_fields{{
     reg_field{"imm0", 0, 32},
@@ -3414,7 +3563,7 @@ inline constexpr std::array<reg_field, 8> sysid_fields{{
     reg_field{"reg_idx2", 56, 8},
     reg_field{"imm1", 64, 64},
 }};
-inline constexpr reg_table sysid{"SYSID", sysid_fields, 128};
+inline constexpr reg_table sysid{"SYSID", sysid_fields, 128, ")##%##$&#*('+###", 15};
 
 inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"imm0", 0, 32},
@@ -3426,7 +3575,7 @@ inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"reg_idx2", 56, 8},
     reg_field{"imm1", 64, 64},
 }};
-inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128};
+inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128, ")##%##$&#*('+###", 15};
 
 inline constexpr std::array<reg_field, 88> rand_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -3518,7 +3667,12 @@ inline constexpr std::array<reg_field, 88> rand_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table rand{"RAND", rand_fields, 1024};
+inline constexpr reg_table rand{"RAND", rand_fields, 1024,
+                                "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                                "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s#"
+                                "##K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#"
+                                "####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                                255};
 
 inline constexpr std::array<reg_field, 47> dma_tensor_fields{{
     reg_field{"intr_en", 0, 1},
@@ -3569,7 +3723,11 @@ inline constexpr std::array<reg_field, 47> dma_tensor_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tensor{"DMA_tensor（0x000）", dma_tensor_fields, 768};
+inline constexpr reg_table dma_tensor{
+    "DMA_tensor（0x000）", dma_tensor_fields, 768,
+    "R7######-;###(###M@9#&=>#####+##)#####$BK#:###G6D4#H###########A/"
+    "#E##J'8####C#######Q##2#####.\077####<##########%####F,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -3617,7 +3775,11 @@ inline constexpr std::array<reg_field, 44> dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768};
+inline constexpr reg_table dma_matrix{
+    "DMA_matrix", dma_matrix_fields, 768,
+    "O6######-:###(####\0778#&<=#####+##)#####$AJ#9###F5C3#G###########@/"
+    "#D##I'7####B#######N##1#####.>####;##########%####E,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 45> dma_masked_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -3666,7 +3828,11 @@ inline constexpr std::array<reg_field, 45> dma_masked_select_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_masked_select{"DMA_masked_select", dma_masked_select_fields, 768};
+inline constexpr reg_table dma_masked_select{
+    "DMA_masked_select", dma_masked_select_fields, 768,
+    "P7####A#-;###(M###@9#&=>#####+##)#####$BK#:###G6D4#H##########E#/"
+    "####J'8####C#######O##2#####.\077N0##<##########%####F,#####3##*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -3714,7 +3880,11 @@ inline constexpr std::array<reg_field, 44> dma_general_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768};
+inline constexpr reg_table dma_general{
+    "DMA_general", dma_general_fields, 768,
+    "O6######-:###(####\0778#&<=#####+##)#####$AJ#9###F5C3#G###########@/"
+    "#D##I'#####B#######N##1#####.>####;##########%####E,7#######*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_cw_transpose_fields{{
     reg_field{"intr_en", 0, 1},
@@ -3762,7 +3932,11 @@ inline constexpr std::array<reg_field, 44> dma_cw_transpose_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_cw_transpose{"DMA_cw_transpose", dma_cw_transpose_fields, 768};
+inline constexpr reg_table dma_cw_transpose{
+    "DMA_cw_transpose", dma_cw_transpose_fields, 768,
+    "O6######-:###(####\0778#&<=#####+##)#####$AJ#9###F5C3#G###########@/"
+    "#D##I'7####B#######N##1#####.>####;##########%####E,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 45> dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -3811,7 +3985,11 @@ inline constexpr std::array<reg_field, 45> dma_nonzero_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_nonzero{"DMA_nonzero", dma_nonzero_fields, 768};
+inline constexpr reg_table dma_nonzero{
+    "DMA_nonzero", dma_nonzero_fields, 768,
+    "P7######-####(####@9#&=>#####+##)#####$BK#:###G6D4#H###########A/"
+    "#E##J'8####C#######O#;2#####.\077####<##########%####F,########*0#",
+    127};
 
 inline constexpr std::array<reg_field, 18> s_dma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -3833,7 +4011,9 @@ inline constexpr std::array<reg_field, 18> s_dma_sys_fields{{
     reg_field{"index", 88, 8},
     reg_field{"constant_value", 96, 32},
 }};
-inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128};
+inline constexpr reg_table s_dma_sys{
+    "sDMA_sys", s_dma_sys_fields, 128,
+    "/#####'#-####(#######&#1#####+.#)#####$####4##%5#3##,########*##", 63};
 
 inline constexpr std::array<reg_field, 44> dma_gather_fields{{
     reg_field{"intr_en", 0, 1},
@@ -3881,7 +4061,11 @@ inline constexpr std::array<reg_field, 44> dma_gather_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_gather{"DMA_gather", dma_gather_fields, 768};
+inline constexpr reg_table dma_gather{
+    "DMA_gather", dma_gather_fields, 768,
+    "O#######-####(####=7#&9######+##)###C#$\077I#####E5@3#F#########L#>/"
+    "#A##H'6###M####:###N##1#####.#####8K#########%####B,D####;##*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_scatter_fields{{
     reg_field{"intr_en", 0, 1},
@@ -3929,7 +4113,11 @@ inline constexpr std::array<reg_field, 44> dma_scatter_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_scatter{"DMA_scatter", dma_scatter_fields, 768};
+inline constexpr reg_table dma_scatter{
+    "DMA_scatter", dma_scatter_fields, 768,
+    "O#######-####(####=7#&9######+##)###C#$\077I#####E5@3#F#########L#>/"
+    "#A##H'6###M####:###N##1#####.#####8K#########%####B,D####;##*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_reverse_fields{{
     reg_field{"intr_en", 0, 1},
@@ -3977,7 +4165,11 @@ inline constexpr std::array<reg_field, 44> dma_reverse_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_reverse{"DMA_reverse", dma_reverse_fields, 768};
+inline constexpr reg_table dma_reverse{
+    "DMA_reverse", dma_reverse_fields, 768,
+    "O6######-:###(####\0778#&<=#####+##)#####$AJ#9###F5C3#G###########@/"
+    "#D##I'7####B#######N##1#####.>####;##########%####E,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 47> dma_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4028,7 +4220,11 @@ inline constexpr std::array<reg_field, 47> dma_compress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_compress{"DMA_compress", dma_compress_fields, 768};
+inline constexpr reg_table dma_compress{
+    "DMA_compress", dma_compress_fields, 768,
+    "R6####F#-####(####\0778#&######C+##)#####$A###E##H5D3:IL####K#####@/"
+    "=B###'7####<#######Q##1#####.>#####O####N####%###;#,#######9*##",
+    127};
 
 inline constexpr std::array<reg_field, 47> dma_decompress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4079,7 +4275,11 @@ inline constexpr std::array<reg_field, 47> dma_decompress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_decompress{"DMA_decompress", dma_decompress_fields, 768};
+inline constexpr reg_table dma_decompress{
+    "DMA_decompress", dma_decompress_fields, 768,
+    "R#####F#-9###(####\077##&;#####C+##)#####$AL##E###5D37#I####H#####@/"
+    "=B##K'#####<#######Q##1#####.>####:O####N####%###8#,#######6*##",
+    127};
 
 inline constexpr std::array<reg_field, 47> dma_lossy_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4130,7 +4330,11 @@ inline constexpr std::array<reg_field, 47> dma_lossy_compress_fields{{
     reg_field{"reserved", 704, 32},
     reg_field{"reserved", 736, 32},
 }};
-inline constexpr reg_table dma_lossy_compress{"DMA_lossy_compress", dma_lossy_compress_fields, 768};
+inline constexpr reg_table dma_lossy_compress{
+    "DMA_lossy_compress", dma_lossy_compress_fields, 768,
+    "#6######-9###(###N\0778#&;######+##)#####$AL#####H5#3#I###########@#####K'7###############1###"
+    "##.>####:##########%#####,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 47> dma_lossy_decompress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4181,8 +4385,11 @@ inline constexpr std::array<reg_field, 47> dma_lossy_decompress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_lossy_decompress{"DMA_lossy_decompress", dma_lossy_decompress_fields,
-                                                768};
+inline constexpr reg_table dma_lossy_decompress{
+    "DMA_lossy_decompress", dma_lossy_decompress_fields, 768,
+    "R6######-9###(###N\0778#&;######+##)#####$AL#####H5#3#I###########@#####K'7############Q##1###"
+    "##.>####:##########%#####,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 46> dma_randmask_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4232,7 +4439,11 @@ inline constexpr std::array<reg_field, 46> dma_randmask_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_randmask{"DMA_randmask", dma_randmask_fields, 768};
+inline constexpr reg_table dma_randmask{
+    "DMA_randmask", dma_randmask_fields, 768,
+    "Q8#####0-<###(####A:#&>\077#####+##)#####$CL#;###H7E5#I###########B/"
+    "#F##K9#####D####1##P##3#####.@####=##########%####G,#####'##*##",
+    127};
 
 inline constexpr std::array<reg_field, 44> dma_tansfer_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4280,7 +4491,11 @@ inline constexpr std::array<reg_field, 44> dma_tansfer_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tansfer{"DMA_tansfer", dma_tansfer_fields, 768};
+inline constexpr reg_table dma_tansfer{
+    "DMA_tansfer", dma_tansfer_fields, 768,
+    "O6######-:###(####\0778#&<=#####+##)#####$AJ#9###F5C3#G###########@/"
+    "#D##I'7####B#######N##1#####.>####;##########%####E,########*##",
+    127};
 
 inline constexpr std::array<reg_field, 18> cdma_send_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4302,7 +4517,9 @@ inline constexpr std::array<reg_field, 18> cdma_send_fields{{
     reg_field{"src_wsize", 192, 32},
     reg_field{"src_start_addr_l32", 224, 32},
 }};
-inline constexpr reg_table cdma_send{"CDMA_send", cdma_send_fields, 256};
+inline constexpr reg_table cdma_send{
+    "CDMA_send", cdma_send_fields, 256,
+    "+-.###/#)#########20#&#######1########$4######%'5##,(########*#3", 63};
 
 inline constexpr std::array<reg_field, 28> cdma_read_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4334,7 +4551,9 @@ inline constexpr std::array<reg_field, 28> cdma_read_fields{{
     reg_field{"src_start_addr_l32", 448, 32},
     reg_field{"dst_start_addr_l32", 480, 32},
 }};
-inline constexpr reg_table cdma_read{"CDMA_read", cdma_read_fields, 512};
+inline constexpr reg_table cdma_read{
+    "CDMA_read", cdma_read_fields, 512,
+    "+0<##\0771#)3##:#####72#&5######6#####4##$9.#####%';>#,(=#######*#8", 63};
 
 inline constexpr std::array<reg_field, 28> cdma_write_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4366,7 +4585,9 @@ inline constexpr std::array<reg_field, 28> cdma_write_fields{{
     reg_field{"src_start_addr_l32", 448, 32},
     reg_field{"dst_start_addr_l32", 480, 32},
 }};
-inline constexpr reg_table cdma_write{"CDMA_write", cdma_write_fields, 512};
+inline constexpr reg_table cdma_write{
+    "CDMA_write", cdma_write_fields, 512,
+    "+0<##\0771#)3##:#####72#&5######*6####4##$9.#####%';>#,(=#######-#8", 63};
 
 inline constexpr std::array<reg_field, 18> cdma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4388,7 +4609,9 @@ inline constexpr std::array<reg_field, 18> cdma_general_fields{{
     reg_field{"reserved", 192, 32},
     reg_field{"reserved", 224, 32},
 }};
-inline constexpr reg_table cdma_general{"CDMA_general", cdma_general_fields, 256};
+inline constexpr reg_table cdma_general{
+    "CDMA_general", cdma_general_fields, 256,
+    "+####2##)#################%###########$#.#####'10##,(########&##", 63};
 
 inline constexpr std::array<reg_field, 17> cdma_receive_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4409,7 +4632,9 @@ inline constexpr std::array<reg_field, 17> cdma_receive_fields{{
     reg_field{"dst_wsize", 192, 32},
     reg_field{"dst_start_addr_l32", 224, 32},
 }};
-inline constexpr reg_table cdma_receive{"CDMA_receive", cdma_receive_fields, 256};
+inline constexpr reg_table cdma_receive{
+    "CDMA_receive", cdma_receive_fields, 256,
+    "##2##4##)-##0#########/############.##$#+#####%',1#3(########&##", 63};
 
 inline constexpr std::array<reg_field, 19> cdma_lossy_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4432,8 +4657,9 @@ inline constexpr std::array<reg_field, 19> cdma_lossy_compress_fields{{
     reg_field{"src_wsize", 192, 32},
     reg_field{"src_start_addr_l32", 224, 32},
 }};
-inline constexpr reg_table cdma_lossy_compress{"CDMA_lossy_compress", cdma_lossy_compress_fields,
-                                               256};
+inline constexpr reg_table cdma_lossy_compress{
+    "CDMA_lossy_compress", cdma_lossy_compress_fields, 256,
+    "+.####/#)#########20#&#######1########$5######%'-6#,(########*#3", 63};
 
 inline constexpr std::array<reg_field, 19> cdma_lossy_decompress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4456,8 +4682,9 @@ inline constexpr std::array<reg_field, 19> cdma_lossy_decompress_fields{{
     reg_field{"src_wsize", 192, 32},
     reg_field{"src_start_addr_l32", 224, 32},
 }};
-inline constexpr reg_table cdma_lossy_decompress{"CDMA_lossy_decompress",
-                                                 cdma_lossy_decompress_fields, 256};
+inline constexpr reg_table cdma_lossy_decompress{
+    "CDMA_lossy_decompress", cdma_lossy_decompress_fields, 256,
+    "+.####/#)#########20#&#######1########$5######%'-6#,(########*#3", 63};
 
 inline constexpr std::array<reg_field, 10> s_cdma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4471,7 +4698,8 @@ inline constexpr std::array<reg_field, 10> s_cdma_sys_fields{{
     reg_field{"reg_sel", 96, 4},
     reg_field{"reserved", 100, 28},
 }};
-inline constexpr reg_table s_cdma_sys{"sCDMA_sys", s_cdma_sys_fields, 128};
+inline constexpr reg_table s_cdma_sys{"sCDMA_sys", s_cdma_sys_fields, 128,
+                                      "######$#(+####%,####'*#######&##", 31};
 
 inline constexpr std::array<reg_field, 13> cdma_tcp_send_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4488,7 +4716,8 @@ inline constexpr std::array<reg_field, 13> cdma_tcp_send_fields{{
     reg_field{"buffer_addr_h13", 96, 8},
     reg_field{"cmd_id", 104, 24},
 }};
-inline constexpr reg_table cdma_tcp_send{"CDMA_tcp_send", cdma_tcp_send_fields, 128};
+inline constexpr reg_table cdma_tcp_send{"CDMA_tcp_send", cdma_tcp_send_fields, 128,
+                                         ")####.$&/#####*##0#,(########'+%", 31};
 
 inline constexpr std::array<reg_field, 11> cdma_tcp_rcv_fields{{
     reg_field{"intr_en", 0, 1},
@@ -4503,7 +4732,8 @@ inline constexpr std::array<reg_field, 11> cdma_tcp_rcv_fields{{
     reg_field{"buffer_addr_h13", 96, 8},
     reg_field{"cmd_id", 104, 24},
 }};
-inline constexpr reg_table cdma_tcp_rcv{"CDMA_tcp_rcv", cdma_tcp_rcv_fields, 128};
+inline constexpr reg_table cdma_tcp_rcv{"CDMA_tcp_rcv", cdma_tcp_rcv_fields, 128,
+                                        "(####,$#-#####)##.##'########&#%", 31};
 
 inline constexpr std::array<reg_field, 8> cdma_tcp_send_wb_fields{{
     reg_field{"DERR", 0, 1},
@@ -4515,7 +4745,8 @@ inline constexpr std::array<reg_field, 8> cdma_tcp_send_wb_fields{{
     reg_field{"reserved", 64, 32},
     reg_field{"reserved", 96, 32},
 }};
-inline constexpr reg_table cdma_tcp_send_wb{"CDMA_tcp_send_wb", cdma_tcp_send_wb_fields, 128};
+inline constexpr reg_table cdma_tcp_send_wb{"CDMA_tcp_send_wb", cdma_tcp_send_wb_fields, 128,
+                                            "######$&#####'(%", 15};
 
 inline constexpr std::array<reg_field, 12> cdma_tcp_rcv_wb_fields{{
     reg_field{"reserved", 0, 1},
@@ -4531,7 +4762,8 @@ inline constexpr std::array<reg_field, 12> cdma_tcp_rcv_wb_fields{{
     reg_field{"reserved", 64, 32},
     reg_field{"reserved", 96, 32},
 }};
-inline constexpr reg_table cdma_tcp_rcv_wb{"CDMA_tcp_rcv_wb", cdma_tcp_rcv_wb_fields, 128};
+inline constexpr reg_table cdma_tcp_rcv_wb{"CDMA_tcp_rcv_wb", cdma_tcp_rcv_wb_fields, 128,
+                                           "#######&##(###,#####*#+######$'%", 31};
 
 /// Every table of this chip, in the vendor file's order.
 inline constexpr std::array<const reg_table*, 61> all_tables{&conv,
@@ -7403,7 +7635,8 @@ static_assert(chip_traits<aks>);
 /// python/debugger/target_1690e/regdef.py (SG2260E, from SG2260E
 /// tensor_extension_instruction_code_v2.0.13.xlsx), which the vendor generated from its register
 /// spreadsheets. Each table lists the fields of one command form in bit order: name, low bit, width
-/// (LSB-first bit numbering).
+/// (LSB-first bit numbering); after them each table's field-name index (see
+/// regs::reg_table::index).
 
 
 
@@ -7452,7 +7685,13 @@ inline constexpr std::array<reg_field, 80> s_conv_fields{{
     reg_field{"imm1", 832, 64},         reg_field{"opd0_addr", 896, 32},
     reg_field{"tsk_lane_num", 928, 64}, reg_field{"res0_addr", 992, 32},
 }};
-inline constexpr reg_table s_conv{"sCONV", s_conv_fields, 1024};
+inline constexpr reg_table s_conv{
+    "sCONV", s_conv_fields, 1024,
+    "######^####@#N#F###5###M####S####CY8&###4######'##)###T###3#####17#_:#####0##*K#######+U######"
+    "######]####d##>######;######=/"
+    "gD,####J#############PZ####L#2e##\134#[Q(E###.GV##<##B#c6##########O#########$####I##########"
+    "H-###\077W############X####%A#R######9#######",
+    255};
 
 inline constexpr std::array<reg_field, 58> s_conv_bw_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -7485,7 +7724,11 @@ inline constexpr std::array<reg_field, 58> s_conv_bw_fields{{
     reg_field{"res1_addr", 416, 32},    reg_field{"opd3_addr", 448, 32},
     reg_field{"opd0_h_str", 480, 16},   reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv_bw{"sCONV_BW", s_conv_bw_fields, 512};
+inline constexpr reg_table s_conv_bw{
+    "sCONV_BW", s_conv_bw_fields, 512,
+    "###J#######@#N#F#PZ5###LM2##S\134#[Q(C8&E.G4VY<##B'#6)###T###3#O###17##:#$###0I#*K#######+-HU#"
+    "\077W#######]####X##>#%A#R#;####9#=/#D,#",
+    127};
 
 // sMM: crosses a 64-bit word (ctypes would move it): tsk_lane_num
 inline constexpr std::array<reg_field, 52> s_mm_fields{{
@@ -7516,7 +7759,11 @@ inline constexpr std::array<reg_field, 52> s_mm_fields{{
     reg_field{"imm1", 448, 64},         reg_field{"opd0_addr", 512, 32},
     reg_field{"tsk_lane_num", 544, 64}, reg_field{"res0_addr", 608, 32},
 }};
-inline constexpr reg_table s_mm{"sMM", s_mm_fields, 640};
+inline constexpr reg_table s_mm{
+    "sMM", s_mm_fields, 640,
+    "######M####'#A#H#B#5###C#:T#E#*#D(K0##-8########R+)#######;###1#97#N4<$###/"
+    "##>#########,6G##I###2F#######J\077S##%####=L###&#3.V@##",
+    127};
 
 // sMM2: crosses a 64-bit word (ctypes would move it): tsk_lane_num, tsk_lane_num
 inline constexpr std::array<reg_field, 57> s_mm2_fields{{
@@ -7550,7 +7797,11 @@ inline constexpr std::array<reg_field, 57> s_mm2_fields{{
     reg_field{"opd0_addr", 640, 32},     reg_field{"tsk_lane_num", 672, 64},
     reg_field{"res0_addr", 736, 32},
 }};
-inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 768};
+inline constexpr reg_table s_mm2{
+    "sMM2", s_mm2_fields, 768,
+    "######G####,#:#B#;#6#####4N######(FA&#0C###@###'L*)#######-<####38#H5#$###2##7########+/"
+    "=###D###\077########EM###%####>######91P#.#",
+    127};
 
 inline constexpr std::array<reg_field, 31> s_cmp_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -7570,7 +7821,9 @@ inline constexpr std::array<reg_field, 31> s_cmp_fields{{
     reg_field{"opd1_addr", 288, 32},    reg_field{"opd2_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_cmp{"sCMP", s_cmp_fields, 384};
+inline constexpr reg_table s_cmp{
+    "sCMP", s_cmp_fields, 384,
+    "80####$###)/#:#=#<>###9&####\077#6B*4A###'1#@#+##5##3#2####.#,(7-%;", 63};
 
 inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -7585,7 +7838,9 @@ inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"opd1_n", 144, 16},      reg_field{"res0_addr", 160, 32},
     reg_field{"opd0_addr", 192, 32},   reg_field{"opd1_addr", 224, 32},
 }};
-inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256};
+inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256,
+                                 "#,##.#$###)+#037#5####2&####681#######'-#9#########/####*##(4#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 27> s_vc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -7603,7 +7858,9 @@ inline constexpr std::array<reg_field, 27> s_vc_fields{{
     reg_field{"opd1_addr", 256, 32},   reg_field{"opd2_addr", 288, 32},
     reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384};
+inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384,
+                                "*.##0#$###)4#,73#8####2&;+##5:6#9#=###'/#<#######>#1####-##(##%#",
+                                63};
 
 // sLIN: crosses a 64-bit word (ctypes would move it): opt_rsv0
 inline constexpr std::array<reg_field, 25> s_lin_fields{{
@@ -7621,7 +7878,9 @@ inline constexpr std::array<reg_field, 25> s_lin_fields{{
     reg_field{"opd0_addr", 192, 32},    reg_field{"opd1_addr", 224, 32},
     reg_field{"opd2_addr", 256, 32},
 }};
-inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 288};
+inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 288,
+                                 "#3##,#$###)##6/9#8##1#5&##-#:2####<###'04;#*#######.######+(7#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 54> s_ar_cvt_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -7679,7 +7938,11 @@ inline constexpr std::array<reg_field, 54> s_ar_cvt_fields{{
     reg_field{"opd1_c_str_17_16", 506, 2},
     reg_field{"rsvd3", 508, 4},
 }};
-inline constexpr reg_table s_ar_cvt{"sAR_cvt", s_ar_cvt_fields, 512};
+inline constexpr reg_table s_ar_cvt{
+    "sAR_cvt", s_ar_cvt_fields, 512,
+    "###FN#X####<#>#AI@####=##7###OR##9DV#T'1###+##:L#5JY######Q#-\077G#60P#2K$###)##;####U###4&W#"
+    "E#B###*###S####C####.####3H###/8,(#M%#",
+    127};
 
 inline constexpr std::array<reg_field, 54> s_ar_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -7737,7 +8000,11 @@ inline constexpr std::array<reg_field, 54> s_ar_fields{{
     reg_field{"opd1_c_str_17_16", 506, 2},
     reg_field{"rsvd3", 508, 4},
 }};
-inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512};
+inline constexpr reg_table s_ar{
+    "sAR", s_ar_fields, 512,
+    "###FN#X####<#>#AI@####=##7###OR##9DV#T'1###+##:L#5JY######Q#-\077G#60P#2K$###)##;####U###4&W#"
+    "E#B###*###S####C####.####3H###/8,(#M%#",
+    127};
 
 // sPorD_ROI: crosses a 64-bit word (ctypes would move it): tsk_lane_num
 inline constexpr std::array<reg_field, 63> s_pord_roi_fields{{
@@ -7774,7 +8041,11 @@ inline constexpr std::array<reg_field, 63> s_pord_roi_fields{{
     reg_field{"opd0_addr", 640, 32},    reg_field{"tsk_lane_num", 672, 64},
     reg_field{"res0_addr", 736, 32},
 }};
-inline constexpr reg_table s_pord_roi{"sPorD_ROI", s_pord_roi_fields, 768};
+inline constexpr reg_table s_pord_roi{
+    "sPorD_ROI", s_pord_roi_fields, 768,
+    "###=##X####4AJ#Q#LU3##I##1_#N#FV#(DT##,H2##6##C']W)###O###G#K###05#Y9#$###.<#E>#######;+P##@R#"
+    "###########S^#\077#%B#M#:####&/7-a8*#",
+    127};
 
 // sPorD: crosses a 64-bit word (ctypes would move it): tsk_lane_num
 inline constexpr std::array<reg_field, 63> s_pord_fields{{
@@ -7811,7 +8082,11 @@ inline constexpr std::array<reg_field, 63> s_pord_fields{{
     reg_field{"opd0_addr", 640, 32},    reg_field{"tsk_lane_num", 672, 64},
     reg_field{"res0_addr", 736, 32},
 }};
-inline constexpr reg_table s_pord{"sPorD", s_pord_fields, 768};
+inline constexpr reg_table s_pord{
+    "sPorD", s_pord_fields, 768,
+    "###=##X####A#J#Q#LU3##I##1_#N#FV#(DT##,H2##6##C']4)W##O###G#K###05#Y9#$###.<#E>#######;+P##@R#"
+    "###########S^#\077#%B#M#:####&/7-a8*#",
+    127};
 
 inline constexpr std::array<reg_field, 25> s_rqdq_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -7828,7 +8103,9 @@ inline constexpr std::array<reg_field, 25> s_rqdq_fields{{
     reg_field{"res0_w", 176, 16},       reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_rqdq{"sRQDQ", s_rqdq_fields, 256};
+inline constexpr reg_table s_rqdq{
+    "sRQDQ", s_rqdq_fields, 256, "+/##-#$###*3#284#:####7'####5#####<###(6#;#0##%####1####.#,)9#&#",
+    63};
 
 inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -7847,7 +8124,9 @@ inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"opd2_addr", 288, 32},    reg_field{"res1_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_sg{"sSG", s_sg_fields, 384};
+inline constexpr reg_table s_sg{
+    "sSG", s_sg_fields, 384, "#.##8#$###)##1#9#3\077###0&7<##5;#@#,>###'+#=#######4#:####-#/(2*%6",
+    63};
 
 inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -7865,7 +8144,9 @@ inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"opd2_addr", 256, 32},    reg_field{"res1_addr", 288, 32},
     reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384};
+inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384,
+                                 "#.##0#$###)-#5#9#7=###1&4###:#3##2<###',#;#######8>#####*#/(6+%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 19> s_bc_cwt_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -7879,7 +8160,9 @@ inline constexpr std::array<reg_field, 19> s_bc_cwt_fields{{
     reg_field{"rsvd1", 160, 32},       reg_field{"res0_addr", 192, 32},
     reg_field{"opd0_addr", 224, 32},
 }};
-inline constexpr reg_table s_bc_cwt{"sBC&CWT", s_bc_cwt_fields, 256};
+inline constexpr reg_table s_bc_cwt{
+    "sBC&CWT", s_bc_cwt_fields, 256,
+    "#,##*#$###)4#/#5#1####.&####36##2#####'-################+##(0#%#", 63};
 
 // sSYS: crosses a 64-bit word (ctypes would move it): opd0_w, tsk_lane_num
 inline constexpr std::array<reg_field, 20> s_sys_fields{{
@@ -7904,7 +8187,9 @@ inline constexpr std::array<reg_field, 20> s_sys_fields{{
     reg_field{"tsk_lane_num", 229, 64},
     reg_field{"opd2_n_str", 293, 16},
 }};
-inline constexpr reg_table s_sys{"sSYS", s_sys_fields, 309};
+inline constexpr reg_table s_sys{"sSYS", s_sys_fields, 309,
+                                 "#,########)%#7####.####&1###45##2+0###'-*########3#/####$##(6###",
+                                 63};
 
 // SYS_TR_WR: crosses a 64-bit word (ctypes would move it): tsk_lane_num
 inline constexpr std::array<reg_field, 11> sys_tr_wr_fields{{
@@ -7920,7 +8205,8 @@ inline constexpr std::array<reg_field, 11> sys_tr_wr_fields{{
     reg_field{"tsk_lane_num", 160, 64},
     reg_field{"res0_addr", 224, 32},
 }};
-inline constexpr reg_table sys_tr_wr{"SYS_TR_WR", sys_tr_wr_fields, 256};
+inline constexpr reg_table sys_tr_wr{"SYS_TR_WR", sys_tr_wr_fields, 256,
+                                     "###%##$&#*(####.)########+#',-##", 31};
 
 inline constexpr std::array<reg_field, 21> s_rand_fields{{
     reg_field{"cmd_short", 0, 1},     reg_field{"op_code", 1, 16},
@@ -7935,7 +8221,9 @@ inline constexpr std::array<reg_field, 21> s_rand_fields{{
     reg_field{"res1_addr", 256, 32},  reg_field{"reserved", 288, 32},
     reg_field{"reserved", 320, 64},
 }};
-inline constexpr reg_table s_rand{"sRAND", s_rand_fields, 384};
+inline constexpr reg_table s_rand{
+    "sRAND", s_rand_fields, 384, "#*##-#$###)##024#16####&####5#3####,##'+###################(#.%#",
+    63};
 
 inline constexpr std::array<reg_field, 51> dma_tensor_fields{{
     reg_field{"intr_en", 0, 1},
@@ -7990,7 +8278,11 @@ inline constexpr std::array<reg_field, 51> dma_tensor_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tensor{"DMA_tensor", dma_tensor_fields, 768};
+inline constexpr reg_table dma_tensor{"DMA_tensor", dma_tensor_fields, 768,
+                                      "V;######1\077###(###QD=#&AB#####/"
+                                      "##)#####$FO#>###K:H8#L###########E3#I##N'<####G#######U##6##"
+                                      "##.2C####@##########%#-##J0##,#####*+#",
+                                      127};
 
 inline constexpr std::array<reg_field, 48> dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -8042,7 +8334,11 @@ inline constexpr std::array<reg_field, 48> dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768};
+inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768,
+                                      "S:######1>###(####C<#&@A#####/"
+                                      "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######R##5##"
+                                      "##.2B####\077##########%#-##I0##,#####*+#",
+                                      127};
 
 inline constexpr std::array<reg_field, 49> dma_mask_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -8095,7 +8391,11 @@ inline constexpr std::array<reg_field, 49> dma_mask_select_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_mask_select{"DMA_Mask_Select", dma_mask_select_fields, 768};
+inline constexpr reg_table dma_mask_select{"DMA_Mask_Select", dma_mask_select_fields, 768,
+                                           "T#######1####(Q###D##&####J##/"
+                                           "##)#####$FO#####K:#8#L###########E3####N'I############"
+                                           "S##6####.2CR4#############%#-###0##,#####*+#",
+                                           127};
 
 inline constexpr std::array<reg_field, 48> dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -8147,7 +8447,11 @@ inline constexpr std::array<reg_field, 48> dma_general_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768};
+inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768,
+                                       "S:######1>###(####C<#&@A#####/"
+                                       "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######R##5#"
+                                       "###.2B####\077##########%#-##I0##,#####*+#",
+                                       127};
 
 inline constexpr std::array<reg_field, 49> dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -8200,7 +8504,11 @@ inline constexpr std::array<reg_field, 49> dma_nonzero_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_nonzero{"DMA_Nonzero", dma_nonzero_fields, 768};
+inline constexpr reg_table dma_nonzero{"DMA_Nonzero", dma_nonzero_fields, 768,
+                                       "T#######1\077###(####D##&####J##/"
+                                       "##)#####$FO#####K:#8#L###########E3####N'I############S##6#"
+                                       "###.2C###############%#-###0##,#####*+4",
+                                       127};
 
 inline constexpr std::array<reg_field, 22> dma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -8226,7 +8534,9 @@ inline constexpr std::array<reg_field, 22> dma_sys_fields{{
     reg_field{"index", 88, 8},
     reg_field{"constant_value", 96, 32},
 }};
-inline constexpr reg_table dma_sys{"DMA_sys", dma_sys_fields, 128};
+inline constexpr reg_table dma_sys{
+    "DMA_sys", dma_sys_fields, 128,
+    "3#####'#1####(#######&#5####./2#)#####$####8##%9-7##0##,#####*+#", 63};
 
 inline constexpr std::array<reg_field, 48> dma_gather_scatter_fields{{
     reg_field{"intr_en", 0, 1},
@@ -8278,7 +8588,11 @@ inline constexpr std::array<reg_field, 48> dma_gather_scatter_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_gather_scatter{"DMA_gather_scatter", dma_gather_scatter_fields, 768};
+inline constexpr reg_table dma_gather_scatter{"DMA_gather_scatter", dma_gather_scatter_fields, 768,
+                                              "S#######1####(####A;#&=######/"
+                                              "##)###G#$CM#####I9D7#J#########P#B3#E##L':###Q####>#"
+                                              "##R##5####.2#####<O#########%#-##F0H#,##\077##*+#",
+                                              127};
 
 inline constexpr std::array<reg_field, 48> dma_reverse_fields{{
     reg_field{"intr_en", 0, 1},
@@ -8330,7 +8644,11 @@ inline constexpr std::array<reg_field, 48> dma_reverse_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_reverse{"DMA_Reverse", dma_reverse_fields, 768};
+inline constexpr reg_table dma_reverse{"DMA_Reverse", dma_reverse_fields, 768,
+                                       "S:######1>###(####C<#&@A#####/"
+                                       "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######R##5#"
+                                       "###.2B####\077##########%#-##I0##,#####*+#",
+                                       127};
 
 inline constexpr std::array<reg_field, 49> dma_lossy_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -8383,7 +8701,11 @@ inline constexpr std::array<reg_field, 49> dma_lossy_compress_fields{{
     reg_field{"reserved", 704, 32},
     reg_field{"reserved", 736, 32},
 }};
-inline constexpr reg_table dma_lossy_compress{"DMA_Lossy_compress", dma_lossy_compress_fields, 768};
+inline constexpr reg_table dma_lossy_compress{"DMA_Lossy_compress", dma_lossy_compress_fields, 768,
+                                              "#:######1=###(###PC<#&\077######/"
+                                              "##)#####$EN#####J9G7#K###########D##H##M';####F#####"
+                                              "#####5####.2B####>##########%#-##I0##,#####*+#",
+                                              127};
 
 inline constexpr std::array<reg_field, 10> s_cdma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -8397,7 +8719,8 @@ inline constexpr std::array<reg_field, 10> s_cdma_sys_fields{{
     reg_field{"reg_sel", 96, 4},
     reg_field{"reserved", 100, 28},
 }};
-inline constexpr reg_table s_cdma_sys{"sCDMA_sys", s_cdma_sys_fields, 128};
+inline constexpr reg_table s_cdma_sys{"sCDMA_sys", s_cdma_sys_fields, 128,
+                                      "######$#(+####%,####'*#######&##", 31};
 
 /// Every table of this chip, in the vendor file's order.
 inline constexpr std::array<const reg_table*, 29> all_tables{&s_conv,      &s_conv_bw,
@@ -8958,7 +9281,7 @@ inline opd nchw(const regs_of& r, std::string_view prefix_n, std::string_view pr
 /// python/profile_helper/regdef_1684x.py, from BM1686_TPU_TIU_Reg6.5.xlsx and
 /// GDMA_1686_DES_REG_v7.7.xlsx, which the vendor generated from its register spreadsheets. Each
 /// table lists the fields of one command form in bit order: name, low bit, width (LSB-first bit
-/// numbering).
+/// numbering); after them each table's field-name index (see regs::reg_table::index).
 
 
 
@@ -9009,7 +9332,13 @@ inline constexpr std::array<reg_field, 86> ar_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table ar{"AR", ar_fields, 1024};
+inline constexpr reg_table ar{
+    "AR", ar_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> cmp_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9056,7 +9385,13 @@ inline constexpr std::array<reg_field, 86> cmp_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cmp{"CMP", cmp_fields, 1024};
+inline constexpr reg_table cmp{
+    "CMP", cmp_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> conv_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9103,7 +9438,13 @@ inline constexpr std::array<reg_field, 86> conv_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table conv{"CONV", conv_fields, 1024};
+inline constexpr reg_table conv{
+    "CONV", conv_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 42> dma_cw_transpose_fields{{
     reg_field{"intr_en", 0, 1},
@@ -9149,7 +9490,11 @@ inline constexpr std::array<reg_field, 42> dma_cw_transpose_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_cw_transpose{"DMA_cw_transpose", dma_cw_transpose_fields, 768};
+inline constexpr reg_table dma_cw_transpose{
+    "DMA_cw_transpose", dma_cw_transpose_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077#)7###D3(A#############>/"
+    "#B##G'5####@####*##L##1#####.<#H##9##########%####C,########0E#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_gather_fields{{
     reg_field{"intr_en", 0, 1},
@@ -9195,7 +9540,11 @@ inline constexpr std::array<reg_field, 42> dma_gather_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_gather{"DMA_gather", dma_gather_fields, 768};
+inline constexpr reg_table dma_gather{
+    "DMA_gather", dma_gather_fields, 768,
+    "M######J-9########;5#&7######+######A#$=#)####C3(>#############</"
+    "#\077##F'4###K####8*##L##1#####.##G##6I#########%####@,B#######0D#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -9241,7 +9590,11 @@ inline constexpr std::array<reg_field, 42> dma_general_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768};
+inline constexpr reg_table dma_general{
+    "DMA_general", dma_general_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077#)7###D3(A#############>/"
+    "#B##G'5####@####*##L##1#####.<#H##9##########%####C,########0E#",
+    127};
 
 inline constexpr std::array<reg_field, 43> dma_masked_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -9288,7 +9641,11 @@ inline constexpr std::array<reg_field, 43> dma_masked_select_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_masked_select{"DMA_masked_select", dma_masked_select_fields, 768};
+inline constexpr reg_table dma_masked_select{
+    "DMA_masked_select", dma_masked_select_fields, 768,
+    "N5######-9####K###>7#&;<#####+########$@#)8###E4(B#############\077/"
+    "#C##H'6####A####*##M##2#####.=L0I#:##########%####D,########1F#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -9334,7 +9691,11 @@ inline constexpr std::array<reg_field, 42> dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768};
+inline constexpr reg_table dma_matrix{
+    "DMA_matrix", dma_matrix_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077#)7###D3(A#############>/"
+    "#B##G'5####@####*##L##1#####.<#H##9##########%####C,########0E#",
+    127};
 
 inline constexpr std::array<reg_field, 43> dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -9381,7 +9742,11 @@ inline constexpr std::array<reg_field, 43> dma_nonzero_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_nonzero{"DMA_nonzero", dma_nonzero_fields, 768};
+inline constexpr reg_table dma_nonzero{
+    "DMA_nonzero", dma_nonzero_fields, 768,
+    "N5######-9########>7#&;<#####+########$@#)8###E4(B#############\077/"
+    "#C##H'6####A####*##M##2#####.=#I##:##########%####D,########10F",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_scatter_fields{{
     reg_field{"intr_en", 0, 1},
@@ -9427,7 +9792,11 @@ inline constexpr std::array<reg_field, 42> dma_scatter_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_scatter{"DMA_scatter", dma_scatter_fields, 768};
+inline constexpr reg_table dma_scatter{
+    "DMA_scatter", dma_scatter_fields, 768,
+    "M######J-9########;5#&7######+######A#$=#)####C3(>#############</"
+    "#\077##F'4###K####8*##L##1#####.##G##6I#########%####@,B#######0D#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_tensor_fields{{
     reg_field{"intr_en", 0, 1},
@@ -9473,7 +9842,11 @@ inline constexpr std::array<reg_field, 42> dma_tensor_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tensor{"DMA_tensor（0x000）", dma_tensor_fields, 768};
+inline constexpr reg_table dma_tensor{
+    "DMA_tensor（0x000）", dma_tensor_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077#)7###D3(A#############>/"
+    "#B##G'5####@####*##L##1#####.<#H##9##########%####C,########0E#",
+    127};
 
 inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"opd0_w_str", 0, 1},   reg_field{"opd1_w_str", 1, 1},
@@ -9489,7 +9862,8 @@ inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"res0_addr", 64, 16},  reg_field{"opd0_addr", 80, 16},
     reg_field{"opd1_addr", 96, 16},  reg_field{"opd2_addr", 112, 16},
 }};
-inline constexpr reg_table lar{"LAR", lar_fields, 128};
+inline constexpr reg_table lar{
+    "LAR", lar_fields, 128, "#6##&#####23#*+.8-'/###%####9#5###;#$##,#:######)7######0##14(##", 63};
 
 inline constexpr std::array<reg_field, 86> lin_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9536,7 +9910,13 @@ inline constexpr std::array<reg_field, 86> lin_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table lin{"LIN", lin_fields, 1024};
+inline constexpr reg_table lin{
+    "LIN", lin_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> mm_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9583,7 +9963,13 @@ inline constexpr std::array<reg_field, 86> mm_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm{"MM", mm_fields, 1024};
+inline constexpr reg_table mm{
+    "MM", mm_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> mm2_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9630,7 +10016,13 @@ inline constexpr std::array<reg_field, 86> mm2_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm2{"MM2", mm2_fields, 1024};
+inline constexpr reg_table mm2{
+    "MM2", mm2_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> pord_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9677,7 +10069,13 @@ inline constexpr std::array<reg_field, 86> pord_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table pord{"PorD", pord_fields, 1024};
+inline constexpr reg_table pord{
+    "PorD", pord_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> rq_dq_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9724,7 +10122,13 @@ inline constexpr std::array<reg_field, 86> rq_dq_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table rq_dq{"RQ&DQ", rq_dq_fields, 1024};
+inline constexpr reg_table rq_dq{
+    "RQ&DQ", rq_dq_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> seg_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9771,7 +10175,13 @@ inline constexpr std::array<reg_field, 86> seg_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table seg{"SEG", seg_fields, 1024};
+inline constexpr reg_table seg{
+    "SEG", seg_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> sfu_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9818,7 +10228,13 @@ inline constexpr std::array<reg_field, 86> sfu_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sfu{"SFU", sfu_fields, 1024};
+inline constexpr reg_table sfu{
+    "SFU", sfu_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> sg_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9865,7 +10281,13 @@ inline constexpr std::array<reg_field, 86> sg_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sg{"SG", sg_fields, 1024};
+inline constexpr reg_table sg{
+    "SG", sg_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> sgl_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9912,7 +10334,13 @@ inline constexpr std::array<reg_field, 86> sgl_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sgl{"SGL", sgl_fields, 1024};
+inline constexpr reg_table sgl{
+    "SGL", sgl_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 // SYS: crosses a 64-bit word (ctypes would move it): opd0_w, tsk_lane_num
 inline constexpr std::array<reg_field, 19> sys_fields{{
@@ -9927,7 +10355,8 @@ inline constexpr std::array<reg_field, 19> sys_fields{{
     reg_field{"opd0_addr", 197, 32},  reg_field{"tsk_lane_num", 229, 64},
     reg_field{"opd2_n_str", 293, 16},
 }};
-inline constexpr reg_table sys{"SYS", sys_fields, 309};
+inline constexpr reg_table sys{
+    "SYS", sys_fields, 309, "#+########(&#6###%-####0####34##1*####,#)########2######$#/'5.##", 63};
 
 inline constexpr std::array<reg_field, 13> sysid_fields{{
     reg_field{"rsvd0", 0, 1},
@@ -9944,7 +10373,8 @@ inline constexpr std::array<reg_field, 13> sysid_fields{{
     reg_field{"cmd_id_eng3", 104, 20},
     reg_field{"rsvd3", 124, 4},
 }};
-inline constexpr reg_table sysid{"SYSID", sysid_fields, 128};
+inline constexpr reg_table sysid{"SYSID", sysid_fields, 128, "#+-###,#.*()#####%0####&$##'/###",
+                                 31};
 
 inline constexpr std::array<reg_field, 86> trans_bc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -9991,7 +10421,13 @@ inline constexpr std::array<reg_field, 86> trans_bc_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table trans_bc{"TRANS&BC", trans_bc_fields, 1024};
+inline constexpr reg_table trans_bc{
+    "TRANS&BC", trans_bc_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 86> vc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -10038,7 +10474,13 @@ inline constexpr std::array<reg_field, 86> vc_fields{{
     reg_field{"opd2_h_str", 896, 32},  reg_field{"opd2_w_str", 928, 32},
     reg_field{"res1_addr", 960, 32},   reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table vc{"VC", vc_fields, 1024};
+inline constexpr reg_table vc{
+    "VC", vc_fields, 1024,
+    "###########M#Y#l###Q###\134####_#CkAPo####5+,/"
+    "###########b####a#####-##F##v##(##@Jj#%t####c#U##`#######s#######K##############'>Wq####I#####"
+    "##2#####[70x#Xf#e###r#y1)]wh#.#g#####O##D#T########*8Z#####=p$###3HV#4;E<R#6#G&u##Lm##########"
+    "##n#i###:9BNS^d####\077#####",
+    255};
 
 inline constexpr std::array<reg_field, 46> s_ar_fields{{
     reg_field{"cmd_short", 0, 1},     reg_field{"cmd_id", 1, 20},
@@ -10065,7 +10507,11 @@ inline constexpr std::array<reg_field, 46> s_ar_fields{{
     reg_field{"opd0_w_str", 448, 20}, reg_field{"opd1_h_str", 468, 20},
     reg_field{"opd1_w_str", 488, 20}, reg_field{"rsvd2", 508, 4},
 }};
-inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512};
+inline constexpr reg_table s_ar{
+    "sAR", s_ar_fields, 512,
+    "###########M#<#\077#>0###;E#D###KQ###B#G#/"
+    "5F-##################,1=##.##+I$###(##8)49%*OL##&P###@#######N####A#H###32#C#####:#7'6J##",
+    127};
 
 inline constexpr std::array<reg_field, 29> s_cmp_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -10084,7 +10530,9 @@ inline constexpr std::array<reg_field, 29> s_cmp_fields{{
     reg_field{"opd1_addr", 288, 32}, reg_field{"opd2_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_cmp{"sCMP", s_cmp_fields, 384};
+inline constexpr reg_table s_cmp{
+    "sCMP", s_cmp_fields, 384,
+    "#/##+#$###(5#4),6%*8:;7&<###=##@##\077###0##.>####2########-#3'91##", 63};
 
 inline constexpr std::array<reg_field, 49> s_conv_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -10113,7 +10561,11 @@ inline constexpr std::array<reg_field, 49> s_conv_fields{{
     reg_field{"opd3_addr", 448, 32},   reg_field{"opd0_h_str", 480, 16},
     reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv{"sCONV", s_conv_fields, 512};
+inline constexpr reg_table s_conv{
+    "sCONV", s_conv_fields, 512,
+    "###A#######7#E#=#G1Q##DC####JS#RH:P###>*,-/"
+    "M##9#######K#####F2###.##4#$###(0@#);B%3#+#\077&L##6N#######T####O##5##8#I########<'####",
+    127};
 
 inline constexpr std::array<reg_field, 27> s_dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -10144,7 +10596,9 @@ inline constexpr std::array<reg_field, 27> s_dma_general_fields{{
     reg_field{"localmem_mask_l32", 320, 32},
     reg_field{"localmem_mask_h32", 352, 32},
 }};
-inline constexpr reg_table s_dma_general{"sDMA_general", s_dma_general_fields, 384};
+inline constexpr reg_table s_dma_general{
+    "sDMA_general", s_dma_general_fields, 384,
+    "/>###:'#-########*##=&#1#####+.#;#####$##)####%3(57#,4#######08#", 63};
 
 inline constexpr std::array<reg_field, 35> s_dma_masked_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -10183,8 +10637,11 @@ inline constexpr std::array<reg_field, 35> s_dma_masked_select_fields{{
     reg_field{"reserved", 448, 32},
     reg_field{"reserved", 480, 32},
 }};
-inline constexpr reg_table s_dma_masked_select{"sDMA_masked_select", s_dma_masked_select_fields,
-                                               512};
+inline constexpr reg_table s_dma_masked_select{
+    "sDMA_masked_select", s_dma_masked_select_fields, 512,
+    "##############B###5##&#######+########$7#)####<9(##############6/"
+    "#:##\077'#####8####*###-#2#####.4C0@############%####;,########1=#",
+    127};
 
 inline constexpr std::array<reg_field, 33> s_dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -10221,7 +10678,11 @@ inline constexpr std::array<reg_field, 33> s_dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 448, 32},
     reg_field{"localmem_mask_h32", 480, 32},
 }};
-inline constexpr reg_table s_dma_matrix{"sDMA_matrix", s_dma_matrix_fields, 512};
+inline constexpr reg_table s_dma_matrix{
+    "sDMA_matrix", s_dma_matrix_fields, 512,
+    "D#######-############&6######+###:####$##)57##<#(8##############/"
+    "####\077'##########*##C3#1#9###.##@4############%#####,########0=#",
+    127};
 
 inline constexpr std::array<reg_field, 29> s_dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -10254,7 +10715,9 @@ inline constexpr std::array<reg_field, 29> s_dma_nonzero_fields{{
     reg_field{"reserved", 320, 32},
     reg_field{"reserved", 352, 32},
 }};
-inline constexpr reg_table s_dma_nonzero{"sDMA_nonzero", s_dma_nonzero_fields, 384};
+inline constexpr reg_table s_dma_nonzero{
+    "sDMA_nonzero", s_dma_nonzero_fields, 384,
+    "/:###<'#-########*6##&42#####+.5=#####$8#)####%9(###,########107", 63};
 
 inline constexpr std::array<reg_field, 16> s_dma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -10274,7 +10737,8 @@ inline constexpr std::array<reg_field, 16> s_dma_sys_fields{{
     reg_field{"reserved", 84, 12},
     reg_field{"constant_value", 96, 32},
 }};
-inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128};
+inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128,
+                                     "/#####$'-)####%3(*##,&#1#####+.0", 31};
 
 inline constexpr std::array<reg_field, 19> s_lin_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -10288,7 +10752,9 @@ inline constexpr std::array<reg_field, 19> s_lin_fields{{
     reg_field{"opd0_addr", 160, 32}, reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256};
+inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256,
+                                 "#-##*#$###(##0#3#%)+2#/&####4#####6###.##,5################'1###",
+                                 63};
 
 inline constexpr std::array<reg_field, 33> s_mm_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -10309,7 +10775,10 @@ inline constexpr std::array<reg_field, 33> s_mm_fields{{
     reg_field{"opd1_addr", 288, 32}, reg_field{"opd2_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384};
+inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384,
+                                "###########7#9#@#:4####;####=#8D*<C###02#).######>###########5###/"
+                                "##,#$###(##6+1#%##3##&\077###A############B##############-##'####",
+                                127};
 
 inline constexpr std::array<reg_field, 24> s_mm2_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -10325,7 +10794,9 @@ inline constexpr std::array<reg_field, 24> s_mm2_fields{{
     reg_field{"intr_en", 159, 1},    reg_field{"opd0_addr", 160, 32},
     reg_field{"opd1_addr", 192, 32}, reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 256};
+inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 256,
+                                 "#-##.#$###(##/)47%+05##&2###9#####;###8*#,6:###############'13##",
+                                 63};
 
 inline constexpr std::array<reg_field, 45> s_pord_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"cmd_id", 1, 20},
@@ -10352,7 +10823,11 @@ inline constexpr std::array<reg_field, 45> s_pord_fields{{
     reg_field{"res1_addr", 384, 32},   reg_field{"opd3_addr", 416, 32},
     reg_field{"rsvd6", 448, 64},
 }};
-inline constexpr reg_table s_pord{"sPorD", s_pord_fields, 512};
+inline constexpr reg_table s_pord{
+    "sPorD", s_pord_fields, 512,
+    "###6#######:#C#J#E2N##B#####G##O#=M###A+,-####<#######H#####D3###.##0#$###()5>*17%/"
+    "#@#4&\077I#9K############LP#8##;#F#########'####",
+    127};
 
 inline constexpr std::array<reg_field, 22> s_rq_sdq_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -10367,7 +10842,9 @@ inline constexpr std::array<reg_field, 22> s_rq_sdq_fields{{
     reg_field{"res0_h", 160, 16},    reg_field{"res0_w", 176, 16},
     reg_field{"opd1_addr", 192, 32}, reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_rq_sdq{"sRQ&sDQ", s_rq_sdq_fields, 256};
+inline constexpr reg_table s_rq_sdq{
+    "sRQ&sDQ", s_rq_sdq_fields, 256,
+    "#-####$###(##0)15%+.*74&####2#####9###3##,8################'6/##", 63};
 
 inline constexpr std::array<reg_field, 13> s_seg_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -10384,7 +10861,7 @@ inline constexpr std::array<reg_field, 13> s_seg_fields{{
     reg_field{"res0_w", 80, 16},
     reg_field{"res0_addr", 96, 32},
 }};
-inline constexpr reg_table s_seg{"sSEG", s_seg_fields, 128};
+inline constexpr reg_table s_seg{"sSEG", s_seg_fields, 128, "#,####$-#+(##.#0#%*/###&)##'####", 31};
 
 inline constexpr std::array<reg_field, 21> s_sfu_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -10399,7 +10876,9 @@ inline constexpr std::array<reg_field, 21> s_sfu_fields{{
     reg_field{"res0_addr", 160, 32}, reg_field{"opd0_addr", 192, 32},
     reg_field{"opd1_addr", 224, 32},
 }};
-inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256};
+inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256,
+                                 "#+####$###(##/26#%-4##1&####57########,##*8######0######)##'3.##",
+                                 63};
 
 inline constexpr std::array<reg_field, 28> s_sg_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -10417,7 +10896,9 @@ inline constexpr std::array<reg_field, 28> s_sg_fields{{
     reg_field{"opd1_addr", 259, 29}, reg_field{"opd2_addr", 288, 32},
     reg_field{"res1_addr", 320, 32}, reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_sg{"sSG", s_sg_fields, 384};
+inline constexpr reg_table s_sg{
+    "sSG", s_sg_fields, 384, "#-##.#$###(##0#)8%27>#/&6###4:#\077##=###*##,<#####;3########+'159#",
+    63};
 
 inline constexpr std::array<reg_field, 26> s_sgl_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -10434,7 +10915,9 @@ inline constexpr std::array<reg_field, 26> s_sgl_fields{{
     reg_field{"opd1_addr", 224, 32}, reg_field{"opd2_addr", 256, 32},
     reg_field{"res1_addr", 288, 32}, reg_field{"rsvd2", 320, 64},
 }};
-inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384};
+inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384,
+                                 "#-##.#$###(2#4#*8%/6<#3&####9#=###;###+##,:#####07######)#1'5###",
+                                 63};
 
 inline constexpr std::array<reg_field, 19> s_trans_sbc_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -10448,7 +10931,9 @@ inline constexpr std::array<reg_field, 19> s_trans_sbc_fields{{
     reg_field{"rsvd2", 160, 32},     reg_field{"res0_addr", 192, 32},
     reg_field{"opd0_addr", 224, 32},
 }};
-inline constexpr reg_table s_trans_sbc{"sTRANS&sBC", s_trans_sbc_fields, 256};
+inline constexpr reg_table s_trans_sbc{
+    "sTRANS&sBC", s_trans_sbc_fields, 256,
+    "#,####$###(##/#5#%)1##.&####364#2#####-##+##############*##'0###", 63};
 
 inline constexpr std::array<reg_field, 26> s_vc_fields{{
     reg_field{"cmd_short", 0, 1},    reg_field{"cmd_id", 1, 20},
@@ -10465,7 +10950,9 @@ inline constexpr std::array<reg_field, 26> s_vc_fields{{
     reg_field{"opd1_w", 240, 16},    reg_field{"opd1_addr", 256, 32},
     reg_field{"opd2_addr", 288, 32}, reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384};
+inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384,
+                                "#-####$###(3#+)26%/7###&:###495#8#<###.*#,;#####1=#########'#0##",
+                                63};
 
 /// Every table of this chip, in the vendor file's order.
 inline constexpr std::array<const reg_table*, 44> all_tables{&ar,
@@ -12269,7 +12756,8 @@ inline constexpr std::array<isa_entry, 30> gdma_entries{{
 /// Source facts: tpu-mlir (fork jonathansong/tpu-mlir @ 8f9f82e1)
 /// python/debugger/target_1688/regdef.py, which the vendor generated from its register
 /// spreadsheets. Each table lists the fields of one command form in bit order: name, low bit, width
-/// (LSB-first bit numbering).
+/// (LSB-first bit numbering); after them each table's field-name index (see
+/// regs::reg_table::index).
 
 
 
@@ -12321,7 +12809,12 @@ inline constexpr std::array<reg_field, 87> conv_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table conv{"CONV", conv_fields, 1024};
+inline constexpr reg_table conv{
+    "CONV", conv_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 57> s_conv_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"sym_range", 1, 1},
@@ -12354,7 +12847,11 @@ inline constexpr std::array<reg_field, 57> s_conv_fields{{
     reg_field{"opd3_addr", 448, 32},       reg_field{"opd0_h_str", 480, 16},
     reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv{"sCONV", s_conv_fields, 512};
+inline constexpr reg_table s_conv{
+    "sCONV", s_conv_fields, 512,
+    "###I#######\077#M#E#OY4##LK#1##R[#ZP(B7&DFX3U#;##A'##)###S###2#N###06##9#$###/"
+    "H#*J#######+-GT#>V#######\134####W##=#%@#Q#:####58<.#C,#",
+    127};
 
 inline constexpr std::array<reg_field, 87> mm_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -12402,7 +12899,12 @@ inline constexpr std::array<reg_field, 87> mm_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm{"MM", mm_fields, 1024};
+inline constexpr reg_table mm{
+    "MM", mm_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03#########AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J#######+###B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 40> s_mm_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -12426,7 +12928,11 @@ inline constexpr std::array<reg_field, 40> s_mm_fields{{
     reg_field{"opd0_addr", 256, 32},    reg_field{"opd1_addr", 288, 32},
     reg_field{"opd2_addr", 320, 32},    reg_field{"rsvd9", 352, 32},
 }};
-inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384};
+inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384,
+                                "###########'#@#G#A#4###B#9##D#*#C(J/"
+                                "##7##########+)#######:###0#86##3;$###.##=#########,5F##H###1E####"
+                                "###I>###%####<K###&#2-#\077##",
+                                127};
 
 inline constexpr std::array<reg_field, 87> mm2_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -12474,7 +12980,12 @@ inline constexpr std::array<reg_field, 87> mm2_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm2{"MM2", mm2_fields, 1024};
+inline constexpr reg_table mm2{
+    "MM2", mm2_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 34> s_mm2_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -12512,7 +13023,11 @@ inline constexpr std::array<reg_field, 34> s_mm2_fields{{
     reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 256};
+inline constexpr reg_table s_mm2{
+    "sMM2", s_mm2_fields, 256,
+    "###########,#9#A#:#5#####3#######(E@&#B####\077###'##)#######-;####27##4#$###1##6########+/"
+    "<###C###>########D####%####=####*#80##.#",
+    127};
 
 inline constexpr std::array<reg_field, 87> cmp_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -12603,7 +13118,12 @@ inline constexpr std::array<reg_field, 87> cmp_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cmp{"CMP", cmp_fields, 1024};
+inline constexpr reg_table cmp{
+    "CMP", cmp_fields, 1024,
+    "###########N#Z#m###R###]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####,4######",
+    255};
 
 inline constexpr std::array<reg_field, 29> s_cmp_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -12622,7 +13142,9 @@ inline constexpr std::array<reg_field, 29> s_cmp_fields{{
     reg_field{"opd1_addr", 288, 32},    reg_field{"opd2_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_cmp{"sCMP", s_cmp_fields, 384};
+inline constexpr reg_table s_cmp{
+    "sCMP", s_cmp_fields, 384,
+    "6/####$###(.#8#;#:<###7&####=#5@)3\077###0##>#*##4##2#1####-#+'9,%#", 63};
 
 inline constexpr std::array<reg_field, 87> sfu_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -12713,7 +13235,12 @@ inline constexpr std::array<reg_field, 87> sfu_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sfu{"SFU", sfu_fields, 1024};
+inline constexpr reg_table sfu{
+    "SFU", sfu_fields, 1024,
+    "###########N#Z#m###R###]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####,4######",
+    255};
 
 inline constexpr std::array<reg_field, 21> s_sfu_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -12728,7 +13255,9 @@ inline constexpr std::array<reg_field, 21> s_sfu_fields{{
     reg_field{"res0_addr", 160, 32},   reg_field{"opd0_addr", 192, 32},
     reg_field{"opd1_addr", 224, 32},
 }};
-inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256};
+inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256,
+                                 "#+##-#$###(*#/26#4####1&####570#######,##8#########.####)##'3#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 87> vc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -12819,7 +13348,12 @@ inline constexpr std::array<reg_field, 87> vc_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table vc{"VC", vc_fields, 1024};
+inline constexpr reg_table vc{
+    "VC", vc_fields, 1024,
+    "###########N#Z#m###R###]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J#######,###B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 26> s_vc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -12836,7 +13370,9 @@ inline constexpr std::array<reg_field, 26> s_vc_fields{{
     reg_field{"opd1_w", 240, 16},      reg_field{"opd1_addr", 256, 32},
     reg_field{"opd2_addr", 288, 32},   reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384};
+inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384,
+                                ")-##/#$###(3#+62#7####1&:*##495#8#<###.##;#######=#0####,##'##%#",
+                                63};
 
 inline constexpr std::array<reg_field, 87> lin_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -12884,7 +13420,12 @@ inline constexpr std::array<reg_field, 87> lin_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table lin{"LIN", lin_fields, 1024};
+inline constexpr reg_table lin{
+    "LIN", lin_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 19> s_lin_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -12898,7 +13439,9 @@ inline constexpr std::array<reg_field, 19> s_lin_fields{{
     reg_field{"opd0_addr", 160, 32},    reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256};
+inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256,
+                                 "#-##+#$###(##0#3#2####/&####4#####6###.##5#)############,#*'1#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 87> ar_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -12946,7 +13489,12 @@ inline constexpr std::array<reg_field, 87> ar_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table ar{"AR", ar_fields, 1024};
+inline constexpr reg_table ar{
+    "AR", ar_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 47> s_ar_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -12974,7 +13522,10 @@ inline constexpr std::array<reg_field, 47> s_ar_fields{{
     reg_field{"opd1_h_str", 468, 20},   reg_field{"opd1_w_str", 488, 20},
     reg_field{"rsvd3", 508, 4},
 }};
-inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512};
+inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512,
+                                "###########;#=#@#\077####<F#6E##LN##8C#H#0#G##*##9##4R#######M#,>#"
+                                "#5/##1J$###(##:####P###3&Q###A###)###O####B#I##-###D2####.7+'#K%#",
+                                127};
 
 inline constexpr std::array<reg_field, 87> pord_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -13022,7 +13573,12 @@ inline constexpr std::array<reg_field, 87> pord_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table pord{"PorD", pord_fields, 1024};
+inline constexpr reg_table pord{
+    "PorD", pord_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 51> s_pord_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -13077,7 +13633,11 @@ inline constexpr std::array<reg_field, 51> s_pord_fields{{
     reg_field{"opd3_addr", 416, 32},
     reg_field{"rsvd3", 448, 64},
 }};
-inline constexpr reg_table s_pord{"sPorD", s_pord_fields, 512};
+inline constexpr reg_table s_pord{
+    "sPorD", s_pord_fields, 512,
+    "###<#######3@I#P#KT2##H##0##M#EU#(CS##G#1##5##B'#V)###N###F#J###/"
+    "4##8#$###-;#D=#######:+O##\077Q############R##>#%A#L#9####&.6,#7*#",
+    127};
 
 inline constexpr std::array<reg_field, 87> rq_dq_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -13125,7 +13685,12 @@ inline constexpr std::array<reg_field, 87> rq_dq_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table rq_dq{"RQ&DQ", rq_dq_fields, 1024};
+inline constexpr reg_table rq_dq{
+    "RQ&DQ", rq_dq_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 24> s_rq_sdq_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"sym_range", 1, 1},
@@ -13141,7 +13706,9 @@ inline constexpr std::array<reg_field, 24> s_rq_sdq_fields{{
     reg_field{"res0_h", 160, 16},      reg_field{"res0_w", 176, 16},
     reg_field{"opd1_addr", 192, 32},   reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_rq_sdq{"sRQ&sDQ", s_rq_sdq_fields, 256};
+inline constexpr reg_table s_rq_sdq{
+    "sRQ&sDQ", s_rq_sdq_fields, 256,
+    "*.##,#$###)2#173#9####6'####4#####;###5##:#/##%####0####-#+(8#&#", 63};
 
 inline constexpr std::array<reg_field, 87> sg_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -13189,7 +13756,12 @@ inline constexpr std::array<reg_field, 87> sg_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sg{"SG", sg_fields, 1024};
+inline constexpr reg_table sg{
+    "SG", sg_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 28> s_sg_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -13207,7 +13779,9 @@ inline constexpr std::array<reg_field, 28> s_sg_fields{{
     reg_field{"opd1_addr", 259, 29},    reg_field{"opd2_addr", 288, 32},
     reg_field{"res1_addr", 320, 32},    reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_sg{"sSG", s_sg_fields, 384};
+inline constexpr reg_table s_sg{
+    "sSG", s_sg_fields, 384, "#-##7#$###(##0#8#2>###/&6;##4:#\077#+=###*##<#######3#9####,#.'1)%5",
+    63};
 
 inline constexpr std::array<reg_field, 87> sgl_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -13255,7 +13829,12 @@ inline constexpr std::array<reg_field, 87> sgl_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sgl{"SGL", sgl_fields, 1024};
+inline constexpr reg_table sgl{
+    "SGL", sgl_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 26> s_sgl_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -13272,7 +13851,9 @@ inline constexpr std::array<reg_field, 26> s_sgl_fields{{
     reg_field{"opd1_addr", 224, 32},    reg_field{"opd2_addr", 256, 32},
     reg_field{"res1_addr", 288, 32},    reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384};
+inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384,
+                                 "#-##/#$###(,#4#8#6<###0&3###9#2##1;###+##:#######7=#####)#.'5*%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 87> cw_bc_fields{{
     reg_field{"cmd_short", 0, 1},          reg_field{"op_code", 1, 16},
@@ -13320,7 +13901,12 @@ inline constexpr std::array<reg_field, 87> cw_bc_fields{{
     reg_field{"opd2_w_str", 928, 32},      reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cw_bc{"CW&BC", cw_bc_fields, 1024};
+inline constexpr reg_table cw_bc{
+    "CW&BC", cw_bc_fields, 1024,
+    "###########N#Z#m###,R##]####`#Dl#Qp03###+#####AG##)###c###7b####5.##8##w##(##kK###u###:d#V##a#"
+    "##<###t#######L######9####\077#>'XF%r###J###########B#\134y###Yg#6f##s#z^1@xi#/"
+    "#h##=##P##;#U########*[2#####q#$####IW#####S##CH&v##Mn############o#j##EO#_Te####-4######",
+    255};
 
 inline constexpr std::array<reg_field, 18> s_cw_sbc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -13342,7 +13928,9 @@ inline constexpr std::array<reg_field, 18> s_cw_sbc_fields{{
     reg_field{"res0_addr", 192, 32},
     reg_field{"opd0_addr", 224, 32},
 }};
-inline constexpr reg_table s_cw_sbc{"sCW&sBC", s_cw_sbc_fields, 256};
+inline constexpr reg_table s_cw_sbc{
+    "sCW&sBC", s_cw_sbc_fields, 256,
+    "#+##)#$###(3#.#4#0####-&####25##1#####,#################*##'/#%#", 63};
 
 inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"opd0_w_str", 0, 1},     reg_field{"opd1_w_str", 1, 1},
@@ -13358,7 +13946,8 @@ inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"res0_addr", 64, 16},    reg_field{"opd0_addr", 80, 16},
     reg_field{"opd1_addr", 96, 16},    reg_field{"opd2_addr", 112, 16},
 }};
-inline constexpr reg_table lar{"LAR", lar_fields, 128};
+inline constexpr reg_table lar{
+    "LAR", lar_fields, 128, "+6##'#####23#*.8#-/###)%#,##9#5###;#$####:#######7#(####0#&14###", 63};
 
 inline constexpr std::array<reg_field, 10> sys_fields{{
     reg_field{"rsvd0", 0, 1},
@@ -13372,7 +13961,7 @@ inline constexpr std::array<reg_field, 10> sys_fields{{
     reg_field{"intr_en", 63, 1},
     reg_field{"imm", 64, 64},
 }};
-inline constexpr reg_table sys{"SYS", sys_fields, 128};
+inline constexpr reg_table sys{"SYS", sys_fields, 128, "#*+###,#)#(%######-####&$##'####", 31};
 
 inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"imm0", 0, 32},
@@ -13384,7 +13973,7 @@ inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"reg_idx2", 56, 8},
     reg_field{"imm1", 64, 64},
 }};
-inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128};
+inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128, ")##%##$&#*('+###", 15};
 
 inline constexpr std::array<reg_field, 42> dma_tensor_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13430,7 +14019,11 @@ inline constexpr std::array<reg_field, 42> dma_tensor_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tensor{"DMA_tensor（0x000）", dma_tensor_fields, 768};
+inline constexpr reg_table dma_tensor{
+    "DMA_tensor（0x000）", dma_tensor_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077##7###D3A##############>/"
+    "#B(#G'5####@#######L##1#####.<#H##9##########%####C,########)E#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13476,7 +14069,11 @@ inline constexpr std::array<reg_field, 42> dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768};
+inline constexpr reg_table dma_matrix{
+    "DMA_matrix", dma_matrix_fields, 768,
+    "M4######-8E#######=6#&:;#####+########$\077##7####3A########GD####>/"
+    "#B###'5####@#######HL#1#####.<####9##########%####C,########(##",
+    127};
 
 inline constexpr std::array<reg_field, 43> dma_masked_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13523,7 +14120,11 @@ inline constexpr std::array<reg_field, 43> dma_masked_select_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_masked_select{"DMA_masked_select", dma_masked_select_fields, 768};
+inline constexpr reg_table dma_masked_select{
+    "DMA_masked_select", dma_masked_select_fields, 768,
+    "N5####\077#-9####K###>7#&;<#####+########$@##8###E4B#############C#/"
+    "####H'6####A#######M##2#####.=L0I#:##########%####D,########(F#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13569,7 +14170,11 @@ inline constexpr std::array<reg_field, 42> dma_general_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768};
+inline constexpr reg_table dma_general{
+    "DMA_general", dma_general_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077##7###D3A##############>/"
+    "#B##G'#####@#######L##1#####.<#H##9##########%####C,5#######(E#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_cw_transpose_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13615,7 +14220,11 @@ inline constexpr std::array<reg_field, 42> dma_cw_transpose_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_cw_transpose{"DMA_cw_transpose", dma_cw_transpose_fields, 768};
+inline constexpr reg_table dma_cw_transpose{
+    "DMA_cw_transpose", dma_cw_transpose_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077##7###D3A##############>/"
+    "#B##G'5####@#######L##1#####.<#H##9##########%####C,########(E#",
+    127};
 
 inline constexpr std::array<reg_field, 43> dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13662,7 +14271,11 @@ inline constexpr std::array<reg_field, 43> dma_nonzero_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_nonzero{"DMA_nonzero", dma_nonzero_fields, 768};
+inline constexpr reg_table dma_nonzero{
+    "DMA_nonzero", dma_nonzero_fields, 768,
+    "N5######-#########>7#&;<#####+########$@##8###E4B##############\077/"
+    "#C##H'6####A#######M#92#####.=#I##:##########%####D,########(0F",
+    127};
 
 inline constexpr std::array<reg_field, 16> s_dma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13682,7 +14295,8 @@ inline constexpr std::array<reg_field, 16> s_dma_sys_fields{{
     reg_field{"index", 88, 8},
     reg_field{"constant_value", 96, 32},
 }};
-inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128};
+inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128,
+                                     "/#####$'-##2##%3####,&#(1####)+.", 31};
 
 inline constexpr std::array<reg_field, 42> dma_gather_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13728,7 +14342,11 @@ inline constexpr std::array<reg_field, 42> dma_gather_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_gather{"DMA_gather", dma_gather_fields, 768};
+inline constexpr reg_table dma_gather{
+    "DMA_gather", dma_gather_fields, 768,
+    "M######J-9########;5#&7######+######A#$=######C3>##############</"
+    "#\077##F'4###K####8###L##1#####.##G##6I#########%####@,B#######(D#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_scatter_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13774,7 +14392,11 @@ inline constexpr std::array<reg_field, 42> dma_scatter_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_scatter{"DMA_scatter", dma_scatter_fields, 768};
+inline constexpr reg_table dma_scatter{
+    "DMA_scatter", dma_scatter_fields, 768,
+    "M######J-9########;5#&7######+######A#$=######C3>##############</"
+    "#\077##F'4###K####8###L##1#####.##G##6I#########%####@,B#######(D#",
+    127};
 
 inline constexpr std::array<reg_field, 42> dma_reverse_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13820,7 +14442,11 @@ inline constexpr std::array<reg_field, 42> dma_reverse_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_reverse{"DMA_reverse", dma_reverse_fields, 768};
+inline constexpr reg_table dma_reverse{
+    "DMA_reverse", dma_reverse_fields, 768,
+    "M4######-8########=6#&:;#####+########$\077##7###D3A##(###########>/"
+    "#B##G'5####@#######L##1#####.<#H##9##########%####C,########)E#",
+    127};
 
 inline constexpr std::array<reg_field, 45> dma_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13869,7 +14495,11 @@ inline constexpr std::array<reg_field, 45> dma_compress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_compress{"DMA_compress", dma_compress_fields, 768};
+inline constexpr reg_table dma_compress{
+    "DMA_compress", dma_compress_fields, 768,
+    "P4####D#-#########=6#&######A+########$\077###C##F3B8#######I#####>/"
+    ";@(M#'5####:#######JO#1#####.<##########L####%###9#,#######7)G#",
+    127};
 
 inline constexpr std::array<reg_field, 45> dma_decompress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -13918,7 +14548,11 @@ inline constexpr std::array<reg_field, 45> dma_decompress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_decompress{"DMA_decompress", dma_decompress_fields, 768};
+inline constexpr reg_table dma_decompress{
+    "DMA_decompress", dma_decompress_fields, 768,
+    "P#####D#-7########=##&9#####A+########$\077###C###3B5#######F#####>/"
+    ";@(MI'#####:#######GO#1#####.<#J##8#####L####%###6#,#######4)##",
+    127};
 
 /// Every table of this chip, in the vendor file's order.
 inline constexpr std::array<const reg_table*, 41> all_tables{&conv,
@@ -15177,7 +15811,8 @@ inline constexpr std::array<isa_entry, 43> gdma_entries{{
 /// Source facts: tpu-mlir (fork jonathansong/tpu-mlir @ 8f9f82e1)
 /// python/debugger/target_cv184x/regdef.py, which the vendor generated from its register
 /// spreadsheets. Each table lists the fields of one command form in bit order: name, low bit, width
-/// (LSB-first bit numbering).
+/// (LSB-first bit numbering); after them each table's field-name index (see
+/// regs::reg_table::index).
 
 
 
@@ -15273,7 +15908,12 @@ inline constexpr std::array<reg_field, 88> conv_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table conv{"CONV", conv_fields, 1024};
+inline constexpr reg_table conv{"CONV", conv_fields, 1024,
+                                "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                                "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s#"
+                                "##K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#"
+                                "####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                                255};
 
 inline constexpr std::array<reg_field, 58> s_conv_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -15306,7 +15946,11 @@ inline constexpr std::array<reg_field, 58> s_conv_fields{{
     reg_field{"res1_addr", 416, 32},    reg_field{"opd3_addr", 448, 32},
     reg_field{"opd0_h_str", 480, 16},   reg_field{"opd0_w_str", 496, 16},
 }};
-inline constexpr reg_table s_conv{"sCONV", s_conv_fields, 512};
+inline constexpr reg_table s_conv{
+    "sCONV", s_conv_fields, 512,
+    "###J#######@#N#F#PZ5##ML#2##S\134#[Q(C8&E.G4VY<##B'##)###T###3#O###17##:#$###0I#*K#######+-HU#"
+    "\077W#######]####X##>#%A#R#;####69=/#D,#",
+    127};
 
 inline constexpr std::array<reg_field, 88> mm_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -15398,7 +16042,12 @@ inline constexpr std::array<reg_field, 88> mm_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm{"MM", mm_fields, 1024};
+inline constexpr reg_table mm{"MM", mm_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14#########BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K#######,###C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 41> s_mm_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -15423,7 +16072,11 @@ inline constexpr std::array<reg_field, 41> s_mm_fields{{
     reg_field{"opd1_addr", 288, 32},    reg_field{"opd2_addr", 320, 32},
     reg_field{"rsvd9", 352, 32},
 }};
-inline constexpr reg_table s_mm{"sMM", s_mm_fields, 384};
+inline constexpr reg_table s_mm{
+    "sMM", s_mm_fields, 384,
+    "###########'#A#H#B#5###C#:##E#*#D(K0##-8#########+)#######;###1#97##4<$###/"
+    "##>#########,6G##I###2F#######J\077###%####=L###&#3.#@##",
+    127};
 
 inline constexpr std::array<reg_field, 88> mm2_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -15515,7 +16168,12 @@ inline constexpr std::array<reg_field, 88> mm2_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table mm2{"MM2", mm2_fields, 1024};
+inline constexpr reg_table mm2{"MM2", mm2_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 inline constexpr std::array<reg_field, 35> s_mm2_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -15554,7 +16212,11 @@ inline constexpr std::array<reg_field, 35> s_mm2_fields{{
     reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_mm2{"sMM2", s_mm2_fields, 256};
+inline constexpr reg_table s_mm2{
+    "sMM2", s_mm2_fields, 256,
+    "###########,#:#B#;#6#####4#######(FA&#0C###@###'##)#######-<####38##5#$###2##7########+/"
+    "=###D###\077########E####%####>####*#91##.#",
+    127};
 
 inline constexpr std::array<reg_field, 88> cmp_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -15646,7 +16308,12 @@ inline constexpr std::array<reg_field, 88> cmp_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cmp{"CMP", cmp_fields, 1024};
+inline constexpr reg_table cmp{"CMP", cmp_fields, 1024,
+                               "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####-5######",
+                               255};
 
 inline constexpr std::array<reg_field, 30> s_cmp_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -15665,7 +16332,9 @@ inline constexpr std::array<reg_field, 30> s_cmp_fields{{
     reg_field{"opd0_addr", 256, 32},    reg_field{"opd1_addr", 288, 32},
     reg_field{"opd2_addr", 320, 32},    reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_cmp{"sCMP", s_cmp_fields, 384};
+inline constexpr reg_table s_cmp{
+    "sCMP", s_cmp_fields, 384,
+    "70####$###)/#9#<#;=###8&####>#6A*4@###'1#\077#+##5##3#2####.#,(:-%#", 63};
 
 inline constexpr std::array<reg_field, 88> sfu_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -15757,7 +16426,12 @@ inline constexpr std::array<reg_field, 88> sfu_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sfu{"SFU", sfu_fields, 1024};
+inline constexpr reg_table sfu{"SFU", sfu_fields, 1024,
+                               "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####-5######",
+                               255};
 
 inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -15772,7 +16446,9 @@ inline constexpr std::array<reg_field, 22> s_sfu_fields{{
     reg_field{"opd1_n", 144, 16},      reg_field{"res0_addr", 160, 32},
     reg_field{"opd0_addr", 192, 32},   reg_field{"opd1_addr", 224, 32},
 }};
-inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256};
+inline constexpr reg_table s_sfu{"sSFU", s_sfu_fields, 256,
+                                 "#,##.#$###)+#037#5####2&####681#######'-#9#########/####*##(4#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> vc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -15864,7 +16540,12 @@ inline constexpr std::array<reg_field, 88> vc_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table vc{"VC", vc_fields, 1024};
+inline constexpr reg_table vc{"VC", vc_fields, 1024,
+                              "###########O#[#n###S###^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K#######-###C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 27> s_vc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -15882,7 +16563,9 @@ inline constexpr std::array<reg_field, 27> s_vc_fields{{
     reg_field{"opd1_addr", 256, 32},   reg_field{"opd2_addr", 288, 32},
     reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384};
+inline constexpr reg_table s_vc{"sVC", s_vc_fields, 384,
+                                "*.##0#$###)4#,73#8####2&;+##5:6#9#=###'/#<#######>#1####-##(##%#",
+                                63};
 
 inline constexpr std::array<reg_field, 88> lin_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -15974,7 +16657,12 @@ inline constexpr std::array<reg_field, 88> lin_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table lin{"LIN", lin_fields, 1024};
+inline constexpr reg_table lin{"LIN", lin_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 inline constexpr std::array<reg_field, 20> s_lin_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -15988,7 +16676,9 @@ inline constexpr std::array<reg_field, 20> s_lin_fields{{
     reg_field{"res0_addr", 128, 32},    reg_field{"opd0_addr", 160, 32},
     reg_field{"opd1_addr", 192, 32},    reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256};
+inline constexpr reg_table s_lin{"sLIN", s_lin_fields, 256,
+                                 "#.##,#$###)##1#4#3####0&####5#####7###'/#6#*############-#+(2#%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> ar_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -16080,7 +16770,12 @@ inline constexpr std::array<reg_field, 88> ar_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table ar{"AR", ar_fields, 1024};
+inline constexpr reg_table ar{"AR", ar_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 48> s_ar_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -16108,7 +16803,10 @@ inline constexpr std::array<reg_field, 48> s_ar_fields{{
     reg_field{"opd0_w_str", 448, 20},   reg_field{"opd1_h_str", 468, 20},
     reg_field{"opd1_w_str", 488, 20},   reg_field{"rsvd3", 508, 4},
 }};
-inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512};
+inline constexpr reg_table s_ar{"sAR", s_ar_fields, 512,
+                                "###########<#>#A#@####=G#7F##MO##9D#I#'1H##+##:##5S#######N#-\077#"
+                                "#60##2K$###)##;####Q###4&R###B###*###P####C#J##.###E3####/8,(#L%#",
+                                127};
 
 inline constexpr std::array<reg_field, 88> pord_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -16200,7 +16898,12 @@ inline constexpr std::array<reg_field, 88> pord_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table pord{"PorD", pord_fields, 1024};
+inline constexpr reg_table pord{"PorD", pord_fields, 1024,
+                                "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                                "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s#"
+                                "##K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#"
+                                "####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                                255};
 
 inline constexpr std::array<reg_field, 52> s_pord_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -16230,7 +16933,11 @@ inline constexpr std::array<reg_field, 52> s_pord_fields{{
     reg_field{"opd2_addr", 352, 32},    reg_field{"res1_addr", 384, 32},
     reg_field{"opd3_addr", 416, 32},    reg_field{"rsvd3", 448, 64},
 }};
-inline constexpr reg_table s_pord{"sPorD", s_pord_fields, 512};
+inline constexpr reg_table s_pord{
+    "sPorD", s_pord_fields, 512,
+    "###=#######4AJ#Q#LU3##I##1##N#FV#(DT##,H2##6##C'#W)###O###G#K###05##9#$###.<#E>#######;+P##@R#"
+    "###########S##\077#%B#M#:####&/7-#8*#",
+    127};
 
 inline constexpr std::array<reg_field, 88> rq_dq_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -16322,7 +17029,13 @@ inline constexpr std::array<reg_field, 88> rq_dq_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table rq_dq{"RQ&DQ", rq_dq_fields, 1024};
+inline constexpr reg_table rq_dq{
+    "RQ&DQ", rq_dq_fields, 1024,
+    "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+    "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###K###########C#]z###Zh#7g##"
+    "t#{_2Ayj#'0i##>##Q##<#V########+\1343#####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####"
+    ".5######",
+    255};
 
 inline constexpr std::array<reg_field, 25> s_rq_sdq_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"sym_range", 1, 1},
@@ -16339,7 +17052,9 @@ inline constexpr std::array<reg_field, 25> s_rq_sdq_fields{{
     reg_field{"res0_w", 176, 16},       reg_field{"opd1_addr", 192, 32},
     reg_field{"opd2_addr", 224, 32},
 }};
-inline constexpr reg_table s_rq_sdq{"sRQ&sDQ", s_rq_sdq_fields, 256};
+inline constexpr reg_table s_rq_sdq{
+    "sRQ&sDQ", s_rq_sdq_fields, 256,
+    "+/##-#$###*3#284#:####7'####5#####<###(6#;#0##%####1####.#,)9#&#", 63};
 
 inline constexpr std::array<reg_field, 88> sg_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -16431,7 +17146,12 @@ inline constexpr std::array<reg_field, 88> sg_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sg{"SG", sg_fields, 1024};
+inline constexpr reg_table sg{"SG", sg_fields, 1024,
+                              "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                              "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###"
+                              "K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343#####"
+                              "r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                              255};
 
 inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -16450,7 +17170,9 @@ inline constexpr std::array<reg_field, 29> s_sg_fields{{
     reg_field{"opd2_addr", 288, 32},    reg_field{"res1_addr", 320, 32},
     reg_field{"opd3_addr", 352, 32},
 }};
-inline constexpr reg_table s_sg{"sSG", s_sg_fields, 384};
+inline constexpr reg_table s_sg{
+    "sSG", s_sg_fields, 384, "#.##8#$###)##1#9#3\077###0&7<##5;#@#,>###'+#=#######4#:####-#/(2*%6",
+    63};
 
 inline constexpr std::array<reg_field, 88> sgl_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -16542,7 +17264,12 @@ inline constexpr std::array<reg_field, 88> sgl_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table sgl{"SGL", sgl_fields, 1024};
+inline constexpr reg_table sgl{"SGL", sgl_fields, 1024,
+                               "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+                               "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s##"
+                               "#K###########C#]z###Zh#7g##t#{_2Ayj#'0i##>##Q##<#V########+\1343###"
+                               "##r#$####JX#####T##DI&w##No############p#k##FP#`Uf####.5######",
+                               255};
 
 inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"cmd_short", 0, 1},       reg_field{"op_code", 1, 16},
@@ -16560,7 +17287,9 @@ inline constexpr std::array<reg_field, 27> s_sgl_fields{{
     reg_field{"opd2_addr", 256, 32},    reg_field{"res1_addr", 288, 32},
     reg_field{"rsvd3", 320, 64},
 }};
-inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384};
+inline constexpr reg_table s_sgl{"sSGL", s_sgl_fields, 384,
+                                 "#.##0#$###)-#5#9#7=###1&4###:#3##2<###',#;#######8>#####*#/(6+%#",
+                                 63};
 
 inline constexpr std::array<reg_field, 88> cw_bc_fields{{
     reg_field{"cmd_short", 0, 1},
@@ -16652,7 +17381,13 @@ inline constexpr std::array<reg_field, 88> cw_bc_fields{{
     reg_field{"res1_addr", 960, 32},
     reg_field{"opd3_addr", 992, 32},
 }};
-inline constexpr reg_table cw_bc{"CW&BC", cw_bc_fields, 1024};
+inline constexpr reg_table cw_bc{
+    "CW&BC", cw_bc_fields, 1024,
+    "###########O#[#n###-S##^####a#Em#Rq14###,#####BH##*###d###8c####6/"
+    "##9##x##)##lL###v###;e#W##b###=###u#######M######:####@#\077(YG%s###K###########C#]z###Zh#7g##"
+    "t#{_2Ayj#'0i##>##Q##<#V########+\1343#####r#$####JX#####T##DI&w##No############p#k##FP#`Uf####"
+    ".5######",
+    255};
 
 inline constexpr std::array<reg_field, 19> s_cw_sbc_fields{{
     reg_field{"cmd_short", 0, 1},      reg_field{"op_code", 1, 16},
@@ -16666,7 +17401,9 @@ inline constexpr std::array<reg_field, 19> s_cw_sbc_fields{{
     reg_field{"rsvd1", 160, 32},       reg_field{"res0_addr", 192, 32},
     reg_field{"opd0_addr", 224, 32},
 }};
-inline constexpr reg_table s_cw_sbc{"sCW&sBC", s_cw_sbc_fields, 256};
+inline constexpr reg_table s_cw_sbc{
+    "sCW&sBC", s_cw_sbc_fields, 256,
+    "#,##*#$###)4#/#5#1####.&####36##2#####'-################+##(0#%#", 63};
 
 inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"opd0_w_str", 0, 1},     reg_field{"opd1_w_str", 1, 1},
@@ -16682,7 +17419,8 @@ inline constexpr std::array<reg_field, 24> lar_fields{{
     reg_field{"res0_addr", 64, 16},    reg_field{"opd0_addr", 80, 16},
     reg_field{"opd1_addr", 96, 16},    reg_field{"opd2_addr", 112, 16},
 }};
-inline constexpr reg_table lar{"LAR", lar_fields, 128};
+inline constexpr reg_table lar{
+    "LAR", lar_fields, 128, "+6##'#####23#*.8#-/###)%#,##9#5###;#$####:#######7#(####0#&14###", 63};
 
 inline constexpr std::array<reg_field, 10> sys_fields{{
     reg_field{"rsvd0", 0, 1},
@@ -16696,7 +17434,7 @@ inline constexpr std::array<reg_field, 10> sys_fields{{
     reg_field{"pwr_step", 59, 4},
     reg_field{"intr_en", 63, 1},
 }};
-inline constexpr reg_table sys{"SYS", sys_fields, 64};
+inline constexpr reg_table sys{"SYS", sys_fields, 64, "#+,###'-*#)%###########&$##(####", 31};
 
 inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"imm0", 0, 32},
@@ -16708,7 +17446,7 @@ inline constexpr std::array<reg_field, 8> sys_tr_acc_fields{{
     reg_field{"reg_idx2", 56, 8},
     reg_field{"imm1", 64, 64},
 }};
-inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128};
+inline constexpr reg_table sys_tr_acc{"SYS_TR_ACC", sys_tr_acc_fields, 128, ")##%##$&#*('+###", 15};
 
 inline constexpr std::array<reg_field, 51> dma_tensor_fields{{
     reg_field{"intr_en", 0, 1},
@@ -16763,7 +17501,11 @@ inline constexpr std::array<reg_field, 51> dma_tensor_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_tensor{"DMA_tensor（0x000）", dma_tensor_fields, 768};
+inline constexpr reg_table dma_tensor{"DMA_tensor（0x000）", dma_tensor_fields, 768,
+                                      "V;######1\077###(###QD=#&AB#####/"
+                                      "##)#####$FO#>###K:H8#L###########E3#I##N'<####G#######U##6##"
+                                      "##.2C####@##########%#-##J0##,#####*+#",
+                                      127};
 
 inline constexpr std::array<reg_field, 48> dma_matrix_fields{{
     reg_field{"intr_en", 0, 1},
@@ -16815,7 +17557,11 @@ inline constexpr std::array<reg_field, 48> dma_matrix_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768};
+inline constexpr reg_table dma_matrix{"DMA_matrix", dma_matrix_fields, 768,
+                                      "S:######1>###(####C<#&@A#####/"
+                                      "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######R##5##"
+                                      "##.2B####\077##########%#-##I0##,#####*+#",
+                                      127};
 
 inline constexpr std::array<reg_field, 49> dma_masked_select_fields{{
     reg_field{"intr_en", 0, 1},
@@ -16868,7 +17614,11 @@ inline constexpr std::array<reg_field, 49> dma_masked_select_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_masked_select{"DMA_masked_select", dma_masked_select_fields, 768};
+inline constexpr reg_table dma_masked_select{"DMA_masked_select", dma_masked_select_fields, 768,
+                                             "T;####E#1\077###(Q###D=#&AB#####/"
+                                             "##)#####$FO#>###K:H8#L##########I#3####N'<####G######"
+                                             "#S##6####.2CR4##@##########%#-##J0##,#####*+#",
+                                             127};
 
 inline constexpr std::array<reg_field, 48> dma_general_fields{{
     reg_field{"intr_en", 0, 1},
@@ -16920,7 +17670,11 @@ inline constexpr std::array<reg_field, 48> dma_general_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768};
+inline constexpr reg_table dma_general{"DMA_general", dma_general_fields, 768,
+                                       "S:######1>###(####C<#&@A#####/"
+                                       "##)#####$EN#=###J9G7#K###########D3#H##M'#####F#######R##5#"
+                                       "###.2B####\077##########%#-##I0;#,#####*+#",
+                                       127};
 
 inline constexpr std::array<reg_field, 48> dma_cw_transpose_fields{{
     reg_field{"intr_en", 0, 1},
@@ -16972,7 +17726,11 @@ inline constexpr std::array<reg_field, 48> dma_cw_transpose_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_cw_transpose{"DMA_cw_transpose", dma_cw_transpose_fields, 768};
+inline constexpr reg_table dma_cw_transpose{"DMA_cw_transpose", dma_cw_transpose_fields, 768,
+                                            "S:######1>###(####C<#&@A#####/"
+                                            "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######"
+                                            "R##5####.2B####\077##########%#-##I0##,#####*+#",
+                                            127};
 
 inline constexpr std::array<reg_field, 49> dma_nonzero_fields{{
     reg_field{"intr_en", 0, 1},
@@ -17025,7 +17783,11 @@ inline constexpr std::array<reg_field, 49> dma_nonzero_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_nonzero{"DMA_nonzero", dma_nonzero_fields, 768};
+inline constexpr reg_table dma_nonzero{"DMA_nonzero", dma_nonzero_fields, 768,
+                                       "T;######1####(####D=#&AB#####/"
+                                       "##)#####$FO#>###K:H8#L###########E3#I##N'<####G#######S#"
+                                       "\0776####.2C####@##########%#-##J0##,#####*+4",
+                                       127};
 
 inline constexpr std::array<reg_field, 22> s_dma_sys_fields{{
     reg_field{"intr_en", 0, 1},
@@ -17051,7 +17813,9 @@ inline constexpr std::array<reg_field, 22> s_dma_sys_fields{{
     reg_field{"index", 88, 8},
     reg_field{"constant_value", 96, 32},
 }};
-inline constexpr reg_table s_dma_sys{"sDMA_sys", s_dma_sys_fields, 128};
+inline constexpr reg_table s_dma_sys{
+    "sDMA_sys", s_dma_sys_fields, 128,
+    "3#####'#1####(#######&#5####./2#)#####$####8##%9-7##0##,#####*+#", 63};
 
 inline constexpr std::array<reg_field, 48> dma_reverse_fields{{
     reg_field{"intr_en", 0, 1},
@@ -17103,7 +17867,11 @@ inline constexpr std::array<reg_field, 48> dma_reverse_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_reverse{"DMA_reverse", dma_reverse_fields, 768};
+inline constexpr reg_table dma_reverse{"DMA_reverse", dma_reverse_fields, 768,
+                                       "S:######1>###(####C<#&@A#####/"
+                                       "##)#####$EN#=###J9G7#K###########D3#H##M';####F#######R##5#"
+                                       "###.2B####\077##########%#-##I0##,#####*+#",
+                                       127};
 
 inline constexpr std::array<reg_field, 51> dma_compress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -17158,7 +17926,11 @@ inline constexpr std::array<reg_field, 51> dma_compress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_compress{"DMA_compress", dma_compress_fields, 768};
+inline constexpr reg_table dma_compress{"DMA_compress", dma_compress_fields, 768,
+                                        "V:####J#1####(####C<#&######G/"
+                                        "##)#####$E###I##L9H7>MP####O#####D3AF###';####@#######U##"
+                                        "5####.2B#####S####R####%#-#\077#0##,####=*+#",
+                                        127};
 
 inline constexpr std::array<reg_field, 51> dma_decompress_fields{{
     reg_field{"intr_en", 0, 1},
@@ -17213,7 +17985,11 @@ inline constexpr std::array<reg_field, 51> dma_decompress_fields{{
     reg_field{"localmem_mask_l32", 704, 32},
     reg_field{"localmem_mask_h32", 736, 32},
 }};
-inline constexpr reg_table dma_decompress{"DMA_decompress", dma_decompress_fields, 768};
+inline constexpr reg_table dma_decompress{"DMA_decompress", dma_decompress_fields, 768,
+                                          "V#####J#1=###(####C##&\077#####G/"
+                                          "##)#####$EP##I###9H7;#M####L#####D3AF##O'#####@#######U#"
+                                          "#5####.2B####>S####R####%#-#<#0##,####:*+#",
+                                          127};
 
 /// Every table of this chip, in the vendor file's order.
 inline constexpr std::array<const reg_table*, 39> all_tables{&conv,
@@ -28436,7 +29212,8 @@ inline void schedule(std::span<sched_cmd> cmds, std::span<std::int64_t> queue_fr
 /// Fault injection for the generators (`tpuprof synth --inject RULE`): a dependency-scheduled
 /// dump with exactly one known performance fault, the ground truth that `tpuprof advise` is
 /// scored against. The rule names are advise's finding names. The fault's cost is measured, not
-/// modelled: span(faulted dump) - span(clean dump of the same seed and options).
+/// modelled: span(faulted dump) - span(clean dump of the same seed and options; SG2260
+/// serial-dma: of the same program double-buffered, inject_report::clean_span_ns).
 
 
 
@@ -28497,6 +29274,9 @@ struct inject_record {
 /// The ground-truth report (`--inject-report`, default DIR/inject.json).
 struct inject_report {
   fault rule = fault::none;
+  /// Span of the reference program: the clean dump of the same seed and options, or for
+  /// SG2260 serial-dma the faulted program with its windows' loads double-buffered
+  /// (cdm_synth_options::inject_reference).
   double clean_span_ns = 0, span_ns = 0;
   inject_record what;
   double cost_ns() const noexcept { return span_ns - clean_span_ns; }
@@ -30219,6 +30999,12 @@ struct cdm_synth_options {
   dep_options deps{};
   /// With deps and mode 2: one known fault (synth/inject.hpp, cdm_synth_inject.hpp).
   fault inject = fault::none;
+  /// With inject = serial_dma: the fault's reference program instead, the one its cost is
+  /// measured against: the same commands and windows, each window GDMA command waiting for the
+  /// TIU command before the one it waits for in the faulted dump (double-buffered loads, the
+  /// BM1684X generator's clean program). Ignored for the other faults (their reference is the
+  /// clean dump).
+  bool inject_reference = false;
 };
 
 namespace detail {
@@ -30294,6 +31080,8 @@ struct gen_state {
   std::vector<std::vector<std::uint32_t>> dyn_words;
   std::vector<std::vector<std::vector<std::byte>>> extras;
   std::vector<std::vector<std::size_t>> file_order_sdma;
+  /// --inject serial-dma: the windows' phase in [0, 0.2) (cdm_synth_inject.hpp); -1 = none.
+  double serial_window = -1;
 
   std::int64_t uni(std::int64_t lo, std::int64_t hi) {
     return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
@@ -30688,6 +31476,13 @@ inline void order_sdma(gen_state& gs) {
 
 namespace tpuprof::synth::detail {
 
+/// --inject serial-dma: whether issue position `at` (share of the core's TIU and GDMA issue
+/// order) is in one of the three windows of 15 % at phase `window` (< 0: none). On the issue
+/// order, so that the TIU and GDMA commands of a window are issued together.
+inline bool in_serial_window(double at, double window) {
+  return window >= 0 && std::fmod(at + window, 1.0 / 3) < 0.15;
+}
+
 /// --inject: whether `g` (engine `e`) waits for `other_last` although the draw said no:
 /// serial-dma windows wait for the other engine's last command, a TIU command for a starved-tiu
 /// load issued just before it.
@@ -30697,7 +31492,10 @@ inline bool forced_dep(const core_gen&, const gen_cmd& g, int e, const gen_cmd* 
 }
 
 /// The schedule of one core (issue order and dependencies drawn from `rng`), at `scale`.
-inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& o, bool keys) {
+/// `buffered`: serial-dma's reference program (cdm_synth_options::inject_reference).
+/// `window`: serial-dma's phase (gen_state::serial_window; < 0: none).
+inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& o, bool keys,
+                          bool buffered = false, double window = -1) {
   auto uni = [&rng](std::int64_t lo, std::int64_t hi) {
     return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
   };
@@ -30711,6 +31509,7 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
     free[e] = next[e] > 0 ? v[next[e] - 1].end : cg.anchor;
   }
   std::array<std::int64_t, 3> last{-1, -1, -1};  // program index of each engine's last command
+  std::int64_t tiu_before_last = -1;             // program index of the TIU command before
   std::int64_t last_send = -1;                   // program index of the last TIU send_msg
   auto at_cmd = [&](std::int64_t i) -> gen_cmd& {
     const auto& [e, k] = at[static_cast<std::size_t>(i)];
@@ -30719,8 +31518,14 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
   std::vector<std::size_t> pieces_before(cg.eng[1].size() + 1, 0);  // --inject small-dma
   for (std::size_t i = 0; i < cg.eng[1].size(); ++i)
     pieces_before[i + 1] = pieces_before[i] + (cg.eng[1][i].piece ? 1 : 0);
+  const double issued_total = static_cast<double>(cg.eng[0].size() + cg.eng[1].size());
+  std::size_t issued = 0;  // TIU and GDMA commands added so far
   auto add = [&](int e) {
     auto& g = cg.eng[e][next[e]];
+    if (e < 2 && !g.sys && !g.dropped &&
+        in_serial_window(static_cast<double>(issued) / issued_total, window))
+      g.inj = fault::serial_dma;
+    if (e < 2) ++issued;
     const bool first = last[e] < 0;
     sched_cmd c{static_cast<engine>(e),
                 static_cast<std::uint8_t>(e),
@@ -30740,6 +31545,9 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
     if (!dep && g.inj == fault::serial_dma) g.inj = fault::none;  // nothing to wait for yet
     if (dep) {
       c.dep = last[other];
+      if (buffered && e == 1 && g.inj == fault::serial_dma) c.dep = tiu_before_last;
+    }
+    if (c.dep >= 0) {
       if (e == 0) at_cmd(c.dep).waited = at_cmd(c.dep).inj == fault::starved_tiu;
       g.dep_eng = other;
       g.dep_idx = at[static_cast<std::size_t>(c.dep)].second;
@@ -30750,6 +31558,7 @@ inline void schedule_core(core_gen& cg, std::mt19937_64 rng, const dep_options& 
       g.sync_idx = static_cast<std::int64_t>(at[static_cast<std::size_t>(last_send)].second);
     }
     if (e == 0 && g.sys && g.eu == 8) last_send = static_cast<std::int64_t>(prog.size());
+    if (e == 0) tiu_before_last = last[0];
     last[e] = static_cast<std::int64_t>(prog.size());
     prog.push_back(c);
     at.emplace_back(e, next[e]++);
@@ -30782,11 +31591,13 @@ inline void schedule_deps(gen_state& gs) {
   for (unsigned c = 0; c < gs.ncores; ++c) {
     const std::mt19937_64 rng(gs.o.seed ^ 0x646570735F736368ull ^ (std::uint64_t{c} << 48));
     core_gen keyed = gs.cores[c];
-    schedule_core(keyed, rng, unscaled, true);  // the dispatch order, the same at every scale
+    const bool buffered = gs.o.inject == fault::serial_dma && gs.o.inject_reference;
+    const double w = gs.serial_window;
+    schedule_core(keyed, rng, unscaled, true, buffered, w);  // the dispatch order, every scale
     auto& cg = gs.cores[c];
     for (int e = 0; e < 3; ++e)
       for (std::size_t i = 0; i < cg.eng[e].size(); ++i) cg.eng[e][i].seq = keyed.eng[e][i].seq;
-    schedule_core(cg, rng, gs.o.deps, false);
+    schedule_core(cg, rng, gs.o.deps, false, buffered, w);
   }
 }
 
@@ -30851,7 +31662,9 @@ inline void inject_mark(gen_state& gs, std::mt19937_64& rng) {
   const fault f = gs.o.inject;
   auto one_in = [&](unsigned n) { return rng() % n == 0; };
   const unsigned heavy = static_cast<unsigned>(rng() % gs.ncores);
-  const double window = static_cast<double>(rng() % 1000) / 1000.0 * 0.2;  // serial-dma
+  // serial-dma: the phase of three windows of 15 % of each core's TIU and GDMA issue order
+  const double window = static_cast<double>(rng() % 1000) / 1000.0 * 0.2;
+  if (f == fault::serial_dma) gs.serial_window = window;  // marked by cdm_synth_deps.hpp
   for (unsigned c = 0; c < gs.ncores; ++c) {
     auto& cg = gs.cores[c];
     for (int e = 0; e < 3; ++e) {
@@ -30859,16 +31672,12 @@ inline void inject_mark(gen_state& gs, std::mt19937_64& rng) {
       for (std::size_t i = 0; i < v.size(); ++i) {
         auto& g = v[i];
         if (!data_cmd(g)) continue;
-        const double at = static_cast<double>(i) / static_cast<double>(v.size());
         switch (f) {
           case fault::starved_tiu:
             if (e == 1 && one_in(32)) {
               g.inj = f;
               stretch(g, static_cast<double>(P::slow_dma_factor));
             }
-            break;
-          case fault::serial_dma:  // three windows of 15 % of each engine's commands
-            if (e < 2 && std::fmod(at + window, 1.0 / 3) < 0.15) g.inj = f;
             break;
           case fault::lane_underuse:
             if (e == 0 && (g.tsk == 0 || g.tsk == 2) && (g.tsk != 0 || g.eu == 0) &&
