@@ -6,8 +6,8 @@
 
 namespace tpuprof::detail::html_assets {
 
-// assets/html/report.css
 inline constexpr std::string_view report_css[] = {
+    // assets/html/report.css
     R"tpuprof_asset(/* tpuprof HTML report: layout and colours (embedded by tools/embed_assets.py). */
 :root {
   --bg: #f6f7f9; --panel: #fff; --fg: #1d2330; --muted: #667085; --line: #dde1e7;
@@ -76,8 +76,8 @@ footer { color: var(--muted); font-size: 11px; margin: 8px 16px 16px; }
 )tpuprof_asset",
 };
 
-// assets/html/report.js
 inline constexpr std::string_view report_js[] = {
+    // assets/html/report_core.js
     R"tpuprof_asset(// tpuprof HTML report: reads the embedded metadata (JSON) and the timeline
 // columns (base64 of zigzag LEB128 varints, see report/detail/lane_columns.hpp), then renders
 // the overview, the canvas timeline, the bandwidth charts and the tables.
@@ -415,7 +415,9 @@ inline constexpr std::string_view report_js[] = {
       el('div', null, el('h3', null, 'Capture properties'), props)));
   }
 
-  // ---------- timeline ----------
+)tpuprof_asset",
+    // assets/html/report_timeline.js
+    R"tpuprof_asset(  // ---------- timeline ----------
   const GUTTER = 150, AXIS = 22, ROW = 16, LANE_PAD = 4;
   const view = { t0: info.begin_ns, t1: info.end_ns > info.begin_ns ? info.end_ns : info.begin_ns + 1 };
   let highlight = null;  // Uint8Array over names, or null
@@ -517,8 +519,7 @@ inline constexpr std::string_view report_js[] = {
       ctx.beginPath(); ctx.rect(GUTTER, y0, plotW, h); ctx.clip();
       for (let d = 0; d < L.rows; d++) drawRow(L, d, y0 + d * ROW, t0, t1, s, cov, best, bestOp, touched, plotW);
       ctx.restore();
-)tpuprof_asset",
-    R"tpuprof_asset(      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
+      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
     });
     if (critOn) drawCriticalPath(t0, s, plotW);
     tl.drawMs = performance.now() - t_start;
@@ -572,7 +573,8 @@ inline constexpr std::string_view report_js[] = {
     if (selected && selected.lane === L && depth[selected.i] === d) {
       const x0 = (b[selected.i] - t0) * s, x1 = (e[selected.i] - t0) * s;
       ctx.strokeStyle = '#c01048'; ctx.lineWidth = 2;
-      ctx.strokeRect(GUTTER + Math.max(x0, -2) - 1, y, Math.max(2, Math.min(x1, plotW + 2) - Math.max(x0, -2)) + 2, ROW);
+)tpuprof_asset",
+    R"tpuprof_asset(      ctx.strokeRect(GUTTER + Math.max(x0, -2) - 1, y, Math.max(2, Math.min(x1, plotW + 2) - Math.max(x0, -2)) + 2, ROW);
       ctx.lineWidth = 1;
     }
   }
@@ -623,7 +625,9 @@ inline constexpr std::string_view report_js[] = {
       el('h3', null, 'Idle time of each engine by cause'), idle);
   }
 
-  // Bandwidth rows: precomputed series when zoomed out, the events when zoomed in.
+)tpuprof_asset",
+    // assets/html/report_charts.js
+    R"tpuprof_asset(  // Bandwidth rows: precomputed series when zoomed out, the events when zoomed in.
   function bwBins(row, nb) {
     const out = new Float64Array(nb), t0 = view.t0, t1 = view.t1, bin = (t1 - t0) / nb;
     const w = meta.bw.window_ns, o = meta.bw.origin_ns, data = row.data;
@@ -681,8 +685,7 @@ inline constexpr std::string_view report_js[] = {
         const yv = y0 + h - (bins[k] / peak) * (h - 4);
         ctx.lineTo(GUTTER + k * (plotW / nb), yv); ctx.lineTo(GUTTER + (k + 1) * (plotW / nb), yv);
       }
-)tpuprof_asset",
-    R"tpuprof_asset(      ctx.lineTo(GUTTER + plotW, y0 + h); ctx.closePath();
+      ctx.lineTo(GUTTER + plotW, y0 + h); ctx.closePath();
       ctx.globalAlpha = 0.75; ctx.fillStyle = row.lane.color; ctx.fill(); ctx.globalAlpha = 1;
     });
   }
@@ -796,7 +799,8 @@ inline constexpr std::string_view report_js[] = {
   }
   function drawMem(Q) {
     const t_start = performance.now();
-    const { ctx } = Q, W = tl.W, dpr = tl.dpr, H = Q.H;
+)tpuprof_asset",
+    R"tpuprof_asset(    const { ctx } = Q, W = tl.W, dpr = tl.dpr, H = Q.H;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
     drawAxis(ctx, W, H);
@@ -842,8 +846,7 @@ inline constexpr std::string_view report_js[] = {
       }
       const off = document.createElement('canvas');
       off.width = gw; off.height = gh;
-)tpuprof_asset",
-    R"tpuprof_asset(      const octx = off.getContext('2d'), img = octx.createImageData(gw, gh), px = img.data;
+      const octx = off.getContext('2d'), img = octx.createImageData(gw, gh), px = img.data;
       for (let k = 0, q = 0; k < gw * gh; k++, q += 4) {
         const r = rd[k], w = wr[k];
         if (r === 0 && w === 0) continue;
@@ -901,7 +904,9 @@ inline constexpr std::string_view report_js[] = {
         dropped ? el('span', { class: 'bad' }, num(dropped) + ' operands past the report\u2019s limit are not drawn') : null));
   }
 
-  let pending = false;
+)tpuprof_asset",
+    // assets/html/report_view.js
+    R"tpuprof_asset(  let pending = false;
   function redraw() {
     if (pending) return;
     pending = true;
@@ -994,8 +999,7 @@ inline constexpr std::string_view report_js[] = {
   // Tooltip fields of event i of lane L, as [label, text] pairs.
   function eventFields(L, i) {
     const f = [];
-)tpuprof_asset",
-    R"tpuprof_asset(    const op = colv(L, 'op', i), ty = colv(L, 'ty', i), fl = colv(L, 'fl', i), byt = colv(L, 'by', i);
+    const op = colv(L, 'op', i), ty = colv(L, 'ty', i), fl = colv(L, 'fl', i), byt = colv(L, 'by', i);
     const [bc, ec] = cyclesOf(L, i);
     const b = L.b[i], e = L.e[i], d = e - b;
     f.push(['op', opName(op)]);
@@ -1057,7 +1061,10 @@ inline constexpr std::string_view report_js[] = {
     showTip(bw.rows[row].lane.label, [['time', dur(t - info.begin_ns)], ['bandwidth', bins[k].toFixed(3) + ' GB/s']], cx, cy);
   }
 
-  // ---------- tables ----------
+)tpuprof_asset",
+    // assets/html/report_findings.js
+    // assets/html/report_main.js
+    R"tpuprof_asset(  // ---------- tables ----------
   function tables() {
     const T = meta.tables;
     const evHeaders = [{ t: 'Lane' }, { t: 'Op' }, { t: 'Cmd id', num: 1 }, { t: 'Begin', num: 1, fmt: dur },
@@ -1127,8 +1134,7 @@ inline constexpr std::string_view report_js[] = {
     drawMs: () => tl.drawMs,
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
-)tpuprof_asset",
-    R"tpuprof_asset(    fields: (li, i) => eventFields(lanes[li], i),
+    fields: (li, i) => eventFields(lanes[li], i),
     // Zooms onto event i of lane li and returns the client point of its centre.
     focus: (li, i) => {
       const L = lanes[li];
