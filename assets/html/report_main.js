@@ -49,10 +49,11 @@
   const decodeMs = performance.now() - t_decode;
   app.append(
     el('header', { class: 'top' }, el('h1', null, meta.title), el('span', { class: 'sub' }, info.source),
-      el('nav', null, el('a', { href: '#overview' }, 'Overview'), el('a', { href: '#timeline-section' }, 'Timeline'),
+      el('nav', null, meta.findings ? el('a', { href: '#findings' }, 'Findings') : null,
+        el('a', { href: '#overview' }, 'Overview'), el('a', { href: '#timeline-section' }, 'Timeline'),
         mem.panels.length ? el('a', { href: '#memory-section' }, 'Memory') : null,
         el('a', { href: '#tables' }, 'Tables'), el('a', { href: '#diagnostics' }, 'Diagnostics'))),
-    overview(), ...timeline(), memorySection(), tables(), diagnostics(),
+    ...[findingsSection()].filter(Boolean), overview(), ...timeline(), memorySection(), tables(), diagnostics(),
     el('footer', null, meta.generator + ' \u00b7 ' + num(info.events) + ' events decoded in ' + decodeMs.toFixed(0) + ' ms \u00b7 self-contained, works offline'));
   const critSection = critPathSection();  // before the tables, when the report has dependency data
   if (critSection) {
@@ -68,6 +69,8 @@
     drawMs: () => tl.drawMs,
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
+    // Findings: outlines finding k (null: none) and returns the view and its commands shown.
+    showFinding: (k) => { showFinding(k); drawNow(); return { t0: view.t0, t1: view.t1, points: k === null ? [] : findingPoints(k), extent: k === null ? null : findingExtent(k) }; },
     fields: (li, i) => eventFields(lanes[li], i),
     // Zooms onto event i of lane li and returns the client point of its centre.
     focus: (li, i) => {

@@ -103,6 +103,7 @@
       ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
     });
     if (critOn) drawCriticalPath(t0, s, plotW);
+    if (findingOn !== null) drawFinding(t0, s, plotW);
     tl.drawMs = performance.now() - t_start;
   }
 

@@ -73,6 +73,8 @@ canvas.timeline.dragging { cursor: grabbing; }
 .bad { color: var(--bad); } .warn { color: var(--warn); } .good { color: var(--good); }
 ul.notes { margin: 4px 0; padding-left: 18px; max-height: 200px; overflow: auto; font-family: ui-monospace, monospace; font-size: 12px; }
 footer { color: var(--muted); font-size: 11px; margin: 8px 16px 16px; }
+table.findings td.msg { white-space: normal; min-width: 240px; }
+table.findings tr.on td { background: #fff4e5; }
 )tpuprof_asset",
 };
 
@@ -522,6 +524,7 @@ inline constexpr std::string_view report_js[] = {
       ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
     });
     if (critOn) drawCriticalPath(t0, s, plotW);
+    if (findingOn !== null) drawFinding(t0, s, plotW);
     tl.drawMs = performance.now() - t_start;
   }
 
@@ -1063,6 +1066,79 @@ inline constexpr std::string_view report_js[] = {
 
 )tpuprof_asset",
     // assets/html/report_findings.js
+    R"tpuprof_asset(  // ---------- findings (meta.findings: `tpuprof advise`, docs/analysis.md) ----------
+  let findingOn = null;  // index of the finding outlined on the timeline, or null
+  const SEV_CLASS = { error: 'bad', warn: 'warn', info: 'muted' };
+  // [lane, index] of finding k's commands that the page shows.
+  function findingPoints(k) {
+    const at = meta.findings.at[k] || [], pts = [];
+    for (let j = 0; j + 1 < at.length; j += 2) if (lanes[at[j]] && at[j + 1] < lanes[at[j]].n) pts.push([at[j], at[j + 1]]);
+    return pts;
+  }
+  // Time extent of finding k's commands on the timeline, or null.
+  function findingExtent(k) {
+    let b = Infinity, e = -Infinity;
+    for (const [li, i] of findingPoints(k)) { b = Math.min(b, lanes[li].b[i]); e = Math.max(e, lanes[li].e[i]); }
+    return b <= e ? [b, e] : null;
+  }
+  // Shades finding k's extent and outlines its commands.
+  function drawFinding(t0, s, plotW) {
+    const ctx = tl.ctx, x = findingExtent(findingOn);
+    if (!x) return;
+    ctx.save();
+    ctx.beginPath(); ctx.rect(GUTTER, AXIS, plotW, tl.H); ctx.clip();
+    ctx.fillStyle = 'rgba(247, 144, 9, 0.10)';
+    const a = GUTTER + (x[0] - t0) * s;
+    ctx.fillRect(a, AXIS, Math.max(2, (x[1] - x[0]) * s), tl.H - AXIS);
+    ctx.strokeStyle = '#dc6803'; ctx.lineWidth = 2;
+    for (const [li, i] of findingPoints(findingOn)) {
+      const L = lanes[li], x0 = GUTTER + (L.b[i] - t0) * s, x1 = GUTTER + (L.e[i] - t0) * s;
+      if (x1 < GUTTER - 2 || x0 > GUTTER + plotW + 2) continue;
+      ctx.strokeRect(x0 - 1, tl.laneY[li] + L.depth[i] * ROW, Math.max(2, x1 - x0 + 2), ROW);
+    }
+    ctx.restore();
+  }
+  // Outlines finding k (null: none) and zooms the timeline onto its commands.
+  function showFinding(k) {
+    findingOn = k;
+    document.querySelectorAll('#findings tr.finding').forEach((r) => r.classList.toggle('on', Number(r.dataset.k) === k));
+    const x = k === null ? null : findingExtent(k);
+    if (x) zoomTo(x[0], x[1], 0.1); else redraw();
+    if (k !== null) scrollToTimeline();
+  }
+  function findingsSection() {
+    const F = meta.findings;
+    if (!F) return null;
+    const share = (v) => (F.span_ns > 0 ? (100 * v / F.span_ns).toFixed(1) + '%' : '');
+    const kids = [];
+    if (!F.data)
+      kids.push(el('p', { class: 'warn' }, F.list.length
+        ? 'No dependency data in this dump (SG2260 modes 0/1 record no command dependencies): the rules on waits (serial-dma, dispatch, core-imbalance) cannot run and are not reported; the findings below come from the rules that need none.'
+        : 'Findings unavailable: this dump has no dependency data (SG2260 modes 0/1 record no command dependencies), so the advisor cannot tell what each engine waited for, and the rules that need none found nothing. Nothing is guessed; a mode-2 capture has the dependencies.'));
+    else if (!F.list.length)
+      kids.push(el('p', { class: 'good' }, 'No findings: no rule recovers 0.1% of the span or more.'));
+    if (F.list.length) {
+      const total = F.list.reduce((t, f) => t + f.recoverable_ns, 0);
+      kids.push(el('p', null, F.list.length + ' finding(s), most recoverable first; fixing all recovers ' + dur(total) + ' (' + share(total) +
+        ' of the ' + dur(F.span_ns) + ' span). Click a finding to show its commands on the timeline.'));
+      const rows = F.list.map((f, k) => {
+        const cut = f.message.indexOf(' Try: ');
+        const why = cut < 0 ? f.message : f.message.slice(0, cut), tryIt = cut < 0 ? '' : f.message.slice(cut + 6);
+        const layers = f.layers.length ? f.layers.join(', ') : '';
+        return el('tr', { class: 'finding click', 'data-k': k, onclick: () => showFinding(findingOn === k ? null : k) },
+          el('td', null, f.id), el('td', { class: 'l ' + (SEV_CLASS[f.severity] || '') }, f.severity), el('td', { class: 'l' }, f.rule),
+          el('td', null, dur(f.recoverable_ns)), el('td', null, share(f.recoverable_ns)),
+          el('td', { class: 'l' }, layers), el('td', null, String(f.commands.length)),
+          el('td', { class: 'l msg' }, why), el('td', { class: 'l msg' }, tryIt));
+      });
+      const head = ['id', 'severity', 'rule', 'recoverable', 'of span', 'layers', 'commands', 'what it found', 'what to try']
+        .map((h, c) => el('th', { class: [1, 2, 5, 7, 8].includes(c) ? 'l' : '' }, h));
+      kids.push(el('div', { class: 'tablewrap' }, el('table', { class: 'findings' }, el('thead', null, el('tr', null, head)), el('tbody', null, rows))));
+    }
+    return section('findings', 'Findings (tpuprof advise)', ...kids);
+  }
+
+)tpuprof_asset",
     // assets/html/report_main.js
     R"tpuprof_asset(  // ---------- tables ----------
   function tables() {
@@ -1115,10 +1191,11 @@ inline constexpr std::string_view report_js[] = {
   const decodeMs = performance.now() - t_decode;
   app.append(
     el('header', { class: 'top' }, el('h1', null, meta.title), el('span', { class: 'sub' }, info.source),
-      el('nav', null, el('a', { href: '#overview' }, 'Overview'), el('a', { href: '#timeline-section' }, 'Timeline'),
+      el('nav', null, meta.findings ? el('a', { href: '#findings' }, 'Findings') : null,
+        el('a', { href: '#overview' }, 'Overview'), el('a', { href: '#timeline-section' }, 'Timeline'),
         mem.panels.length ? el('a', { href: '#memory-section' }, 'Memory') : null,
         el('a', { href: '#tables' }, 'Tables'), el('a', { href: '#diagnostics' }, 'Diagnostics'))),
-    overview(), ...timeline(), memorySection(), tables(), diagnostics(),
+    ...[findingsSection()].filter(Boolean), overview(), ...timeline(), memorySection(), tables(), diagnostics(),
     el('footer', null, meta.generator + ' \u00b7 ' + num(info.events) + ' events decoded in ' + decodeMs.toFixed(0) + ' ms \u00b7 self-contained, works offline'));
   const critSection = critPathSection();  // before the tables, when the report has dependency data
   if (critSection) {
@@ -1134,6 +1211,8 @@ inline constexpr std::string_view report_js[] = {
     drawMs: () => tl.drawMs,
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
+    // Findings: outlines finding k (null: none) and returns the view and its commands shown.
+    showFinding: (k) => { showFinding(k); drawNow(); return { t0: view.t0, t1: view.t1, points: k === null ? [] : findingPoints(k), extent: k === null ? null : findingExtent(k) }; },
     fields: (li, i) => eventFields(lanes[li], i),
     // Zooms onto event i of lane li and returns the client point of its centre.
     focus: (li, i) => {
@@ -1182,7 +1261,8 @@ inline constexpr std::string_view report_js[] = {
       const c = tl.canvas, ctx = tl.ctx;
       const x0 = Math.round(GUTTER * tl.dpr), y0 = Math.round(AXIS * tl.dpr);
       const img = ctx.getImageData(x0, y0, c.width - x0, c.height - y0).data;
-      let n = 0;
+)tpuprof_asset",
+    R"tpuprof_asset(      let n = 0;
       for (let p = 0; p < img.length; p += 4) {
         const r = img[p], g = img[p + 1], b = img[p + 2];
         if (!((r === 255 && g === 255 && b === 255) || (r === 250 && g === 251 && b === 252) || (r === 236 && g === 239 && b === 243))) n++;
