@@ -70,6 +70,7 @@
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
     // Findings: outlines finding k (null: none) and returns the view and its commands shown.
+    finding: () => ({ k: findingOn, points: findingOn === null ? [] : findingPoints(findingOn), extent: findingOn === null ? null : findingExtent(findingOn) }),
     showFinding: (k) => { showFinding(k); drawNow(); return { t0: view.t0, t1: view.t1, points: k === null ? [] : findingPoints(k), extent: k === null ? null : findingExtent(k) }; },
     fields: (li, i) => eventFields(lanes[li], i),
     // Zooms onto event i of lane li and returns the client point of its centre.

@@ -319,7 +319,8 @@ class chrome_json_sink {
   /// flow starts, `f` (binding to the enclosing slice) where it ends.
   /// The advisor's findings: a "Findings (tpuprof advise)" process with one
   /// thread per finding and on it one slice over its commands' extent.
-  void put_notes(const std::vector<slice_note>& notes) {
+  template <class Notes>  // a template: parsed, not compiled, where unused (compile budget)
+  void put_notes(const Notes& notes) {
     const std::uint32_t pid = device_pid_base - 1;
     if (!notes.empty()) meta(pid, 0, "process_name", "Findings (tpuprof advise)");
     for (std::uint32_t i = 0; i < notes.size(); ++i) {

@@ -1212,6 +1212,7 @@ inline constexpr std::string_view report_js[] = {
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
     // Findings: outlines finding k (null: none) and returns the view and its commands shown.
+    finding: () => ({ k: findingOn, points: findingOn === null ? [] : findingPoints(findingOn), extent: findingOn === null ? null : findingExtent(findingOn) }),
     showFinding: (k) => { showFinding(k); drawNow(); return { t0: view.t0, t1: view.t1, points: k === null ? [] : findingPoints(k), extent: k === null ? null : findingExtent(k) }; },
     fields: (li, i) => eventFields(lanes[li], i),
     // Zooms onto event i of lane li and returns the client point of its centre.
@@ -1258,11 +1259,11 @@ inline constexpr std::string_view report_js[] = {
     tooltipTitle: () => (tip.querySelector('.t') || {}).textContent || null,
     // Non-background pixels of the timeline plot area (excludes axis and labels).
     inkedPixels: () => {
-      const c = tl.canvas, ctx = tl.ctx;
+)tpuprof_asset",
+    R"tpuprof_asset(      const c = tl.canvas, ctx = tl.ctx;
       const x0 = Math.round(GUTTER * tl.dpr), y0 = Math.round(AXIS * tl.dpr);
       const img = ctx.getImageData(x0, y0, c.width - x0, c.height - y0).data;
-)tpuprof_asset",
-    R"tpuprof_asset(      let n = 0;
+      let n = 0;
       for (let p = 0; p < img.length; p += 4) {
         const r = img[p], g = img[p + 1], b = img[p + 2];
         if (!((r === 255 && g === 255 && b === 255) || (r === 250 && g === 251 && b === 252) || (r === 236 && g === 239 && b === 243))) n++;

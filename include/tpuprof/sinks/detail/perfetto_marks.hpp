@@ -32,14 +32,16 @@ inline std::uint8_t* put_flow_id(std::uint8_t* p, std::uint64_t id) noexcept {
 }
 
 /// Bytes put_note writes at most.
-inline std::size_t note_bound(const sinks::slice_note& n, bool message) noexcept {
+template <class Note = sinks::slice_note>  // templates: compiled only where used
+std::size_t note_bound(const Note& n, bool message) noexcept {
   return 5 * 40 + proto::string_bound(n.id) + proto::string_bound(n.rule) +
          proto::string_bound(n.severity) + (message ? proto::string_bound(n.message) : 0);
 }
 
 /// The finding `n` as debug annotations advise.finding_id, advise.rule,
 /// advise.severity, advise.recoverable_ns (and advise.message) of a TrackEvent.
-inline std::uint8_t* put_note(std::uint8_t* p, const sinks::slice_note& n, bool message) noexcept {
+template <class Note = sinks::slice_note>
+std::uint8_t* put_note(std::uint8_t* p, const Note& n, bool message) noexcept {
   using namespace proto;
   auto str = [&p](std::string_view k, std::string_view v) {
     auto* a = begin_nested(p, mark_field::debug_annotations);
