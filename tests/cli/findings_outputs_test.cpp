@@ -27,8 +27,7 @@ std::string findings_tmp(const std::string& name) {
 /// findings_check.py's JSON line for `dump` (exit code checked), in the browser too when
 /// node and chromium are there.
 std::string check_findings(const std::string& dump, const std::string& out) {
-  std::string cmd = "python3 " TPUPROF_SOURCE_DIR "/tests/cli/findings_check.py " TPUPROF_CLI
-                    " '" +
+  std::string cmd = "python3 " TPUPROF_SOURCE_DIR "/tests/cli/findings_check.py " TPUPROF_CLI " '" +
                     dump + "' '" + out + "'";
   if (test_util::run_shell("command -v node >/dev/null && command -v chromium >/dev/null").code ==
       0)
@@ -75,8 +74,8 @@ TEST_CASE("report.html without dependency data: the Findings section says why") 
   CHECK(html.find("\"findings\":{\"span_ns\":") != std::string::npos);
   CHECK(html.find("\"data\":false,\"list\":[") != std::string::npos);
   CHECK(html.find("SG2260 modes 0/1 record no command dependencies") != std::string::npos);
-  REQUIRE(test_util::run_cli("report -q --no-advise " + dump + " -o " + out + "/plain.html")
-              .code == 0);
+  REQUIRE(test_util::run_cli("report -q --no-advise " + dump + " -o " + out + "/plain.html").code ==
+          0);
   CHECK(test_util::read_text(out + "/plain.html").find("\"findings\":{") == std::string::npos);
   std::filesystem::remove_all(out);
 }
