@@ -14,8 +14,8 @@
 //                        "address": 4096, "fields": {"address": "0x1000", ...}}]}
 // mem_panels: the memory charts expected (operand counts; each must be drawn);
 // mem: operands whose tooltip is checked after hovering them.
-// findings: {"count": 7, "rules": ["lane-underuse", ...], "click": 0}: the Findings section
-// lists these (in order); clicking finding `click`'s row zooms the timeline onto its
+// findings: {"count": 7, "rules": ["lane-underuse", ...], "click": 0, "text": "..."}: the
+// Findings section lists these (in order) and contains `text`; clicking finding `click`'s row zooms the timeline onto its
 // commands and outlines them.
 // Prints one JSON line with the results; exit 0 when every check passed.
 import { spawn } from 'node:child_process';
@@ -162,6 +162,10 @@ async function main() {
     result.findings = rows;
     if (rows.length !== F.count) failures.push(`${rows.length} findings listed, expected ${F.count}`);
     if (F.rules && JSON.stringify(rows) !== JSON.stringify(F.rules)) failures.push(`findings ${JSON.stringify(rows)}, expected ${JSON.stringify(F.rules)}`);
+    if (F.text) {
+      const text = await evalJs('(document.querySelector("#findings") || {}).textContent || ""');
+      if (!text.includes(F.text)) failures.push(`the Findings section does not say "${F.text}": ${text.slice(0, 300)}`);
+    }
     const top = await evalJs('document.querySelector("#findings") === document.querySelector("#app > section")');
     if (!top) failures.push('the Findings section is not the first section');
     if (F.click !== undefined) {

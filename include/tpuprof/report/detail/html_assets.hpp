@@ -1103,7 +1103,9 @@ inline constexpr std::string_view report_js[] = {
     findingOn = k;
     document.querySelectorAll('#findings tr.finding').forEach((r) => r.classList.toggle('on', Number(r.dataset.k) === k));
     const x = k === null ? null : findingExtent(k);
-    if (x) zoomTo(x[0], x[1], 0.1); else redraw();
+    // A 10% margin each side, less when that would be wider than the run (setView clamps).
+    const room = x ? ((info.end_ns - info.begin_ns) * 1.02 / Math.max(x[1] - x[0], 1) - 1) / 2 : 0;
+    if (x) zoomTo(x[0], x[1], Math.max(0, Math.min(0.1, room))); else redraw();
     if (k !== null) scrollToTimeline();
   }
   function findingsSection() {
@@ -1113,8 +1115,8 @@ inline constexpr std::string_view report_js[] = {
     const kids = [];
     if (!F.data)
       kids.push(el('p', { class: 'warn' }, F.list.length
-        ? 'No dependency data in this dump (SG2260 modes 0/1 record no command dependencies): the rules on waits (serial-dma, dispatch, core-imbalance) cannot run and are not reported; the findings below come from the rules that need none.'
-        : 'Findings unavailable: this dump has no dependency data (SG2260 modes 0/1 record no command dependencies), so the advisor cannot tell what each engine waited for, and the rules that need none found nothing. Nothing is guessed; a mode-2 capture has the dependencies.'));
+        ? 'No dependency data in this dump (SG2260 modes 0/1 record no command dependencies): what each command waited for is unknown, so no finding rests on it and the bound classes are unknown; the findings below use what the dump has (engine order, sizes, rates).'
+        : 'Findings unavailable: this dump has no dependency data (SG2260 modes 0/1 record no command dependencies), so the advisor cannot tell what each engine waited for, and nothing else it can see stands out. Nothing is guessed; a mode-2 capture has the dependencies.'));
     else if (!F.list.length)
       kids.push(el('p', { class: 'good' }, 'No findings: no rule recovers 0.1% of the span or more.'));
     if (F.list.length) {
