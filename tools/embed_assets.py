@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Embeds the HTML report's JavaScript and CSS (assets/html/) into a header.
 
-Writes include/tpuprof/report/detail/html_assets.hpp: each file as an array of raw
+Writes include/tpuprof/report/detail/html_assets.hpp: each asset as an array of raw
 string literal chunks (split at line ends, < 8000 bytes each, so no compiler
 limit on literal length is met). The header is committed, so the library stays
 header-only from an install and from single_include/.
 --check: exit 1 when the committed header is stale (CI, ctest).
+--emit-js FILE: write the report's script (its parts concatenated) to FILE, e.g. for
+`node --check` (ctest html.report_js_lint).
 """
 import pathlib
 import sys
@@ -15,8 +17,12 @@ SRC = ROOT / "assets" / "html"
 OUT = ROOT / "include" / "tpuprof" / "report" / "detail" / "html_assets.hpp"
 DELIM = "tpuprof_asset"
 CHUNK = 8000
-# (variable, file, text the file must not contain: it would end its HTML element)
-FILES = [("report_css", "report.css", "</style"), ("report_js", "report.js", "</script")]
+# The report's script: one function body split into parts (each under the 600-line rule),
+# concatenated in this order; later parts call functions of earlier ones and back.
+REPORT_JS = ["report_core.js", "report_timeline.js", "report_charts.js", "report_view.js",
+             "report_findings.js", "report_main.js"]
+# (variable, files, text a file must not contain: it would end its HTML element)
+FILES = [("report_css", ["report.css"], "</style"), ("report_js", REPORT_JS, "</script")]
 
 
 def chunks(text: str):
@@ -37,22 +43,28 @@ def generate() -> str:
         "/// The HTML report's own JavaScript and CSS, embedded as string chunks.\n",
         "#pragma once\n\n#include <string_view>\n\nnamespace tpuprof::detail::html_assets {\n",
     ]
-    for var, name, forbidden in FILES:
-        text = (SRC / name).read_text(encoding="utf-8")
-        if f"){DELIM}\"" in text:
-            raise SystemExit(f"embed_assets: {name} contains the raw string delimiter")
-        if forbidden in text.lower():
-            raise SystemExit(f"embed_assets: {name} contains {forbidden!r}")
-        parts.append(f"\n// assets/html/{name}\n")
-        parts.append(f"inline constexpr std::string_view {var}[] = {{\n")
-        for c in chunks(text):
-            parts.append(f"    R\"{DELIM}({c}){DELIM}\",\n")
+    for var, names, forbidden in FILES:
+        parts.append(f"\ninline constexpr std::string_view {var}[] = {{\n")
+        for name in names:
+            text = (SRC / name).read_text(encoding="utf-8")
+            if f"){DELIM}\"" in text:
+                raise SystemExit(f"embed_assets: {name} contains the raw string delimiter")
+            if forbidden in text.lower():
+                raise SystemExit(f"embed_assets: {name} contains {forbidden!r}")
+            parts.append(f"    // assets/html/{name}\n")
+            for c in chunks(text):
+                parts.append(f"    R\"{DELIM}({c}){DELIM}\",\n")
         parts.append("};\n")
     parts.append("\n}  // namespace tpuprof::detail::html_assets\n")
     return "".join(parts)
 
 
 def main() -> int:
+    if "--emit-js" in sys.argv[1:]:
+        dest = pathlib.Path(sys.argv[sys.argv.index("--emit-js") + 1])
+        dest.write_text("".join((SRC / n).read_text(encoding="utf-8") for n in REPORT_JS),
+                        encoding="utf-8")
+        return 0
     text = generate()
     if "--check" in sys.argv[1:]:
         if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:

@@ -2,7 +2,9 @@
 // chip, operands, net_stat.sim estimate), findings and roofline.
 #include "advise_data.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <string>
 #include <type_traits>
@@ -16,6 +18,7 @@
 #include <tpuprof/chips/bm1684x/peak_ops.hpp>
 #include <tpuprof/decode/bmprofile/net_stat.hpp>
 #include <tpuprof/io/mapped_file.hpp>
+#include <tpuprof/views/track_layout.hpp>
 
 #include "cli.hpp"
 
@@ -135,6 +138,48 @@ std::string finding_json(const trace& t, const advise_result& r, const algo::fin
   }
   (void)t;
   return s + "],\"message\":" + json_str(f.message) + "}";
+}
+
+void with_advice(const common_options& o, const trace& shown, progress& p,
+                 const std::function<void(const trace&, const advise_result&)>& use) {
+  const common_options a = analysis_options(o);
+  auto run = [&](const trace& t) {
+    p.step("advising");
+    const advise_result r = run_advisor(t, a.input);
+    use(t, r);
+  };
+  if (a.time_base == o.time_base) return run(shown);
+  run(load(a, p, true, true));
+}
+
+report::findings_summary report_findings(const trace& analysed, const advise_result& r,
+                                         const trace& shown) {
+  return report::summarize_findings(r.graph, r.advice, shown.events(),
+                                    track_layout(analysed.info()).origin_ns);
+}
+
+void add_advise_marks(const advise_result& r, const trace& shown, sinks::slice_marks& m) {
+  const auto ev = shown.events();
+  if (!algo::same_commands(r.graph.events, ev))
+    throw std::invalid_argument("convert --advise: the events shown are not the analysed ones");
+  for (const algo::finding& f : r.advice.findings) {
+    sinks::slice_note n{f.id,
+                        std::string(f.rule),
+                        std::string(name(f.severity)),
+                        f.message,
+                        f.recoverable_ns,
+                        std::numeric_limits<double>::infinity(),
+                        -std::numeric_limits<double>::infinity()};
+    for (std::uint32_t c : f.commands) {
+      n.begin_ns = std::min(n.begin_ns, ev[c].begin_ns);
+      n.end_ns = std::max(n.end_ns, ev[c].end_ns);
+    }
+    if (f.commands.empty()) n.begin_ns = n.end_ns = shown.info().begin_ns;
+    m.notes.push_back(std::move(n));
+    const auto id = static_cast<std::uint32_t>(m.notes.size());
+    for (std::uint32_t c : f.commands)
+      if (sinks::slice_mark& k = m.at(ev[c]); !k.note) k.note = id;
+  }
 }
 
 }  // namespace cli

@@ -20,7 +20,8 @@ class App;
 }
 namespace tpuprof::report {
 struct critical_path_summary;
-}
+struct findings_summary;
+}  // namespace tpuprof::report
 
 namespace cli {
 
@@ -113,10 +114,12 @@ std::optional<double> parse_duration_ns(const std::string& s);
 /// with a second decode when `o` asks for other times (critical_path.cpp).
 tpuprof::sinks::slice_marks critical_path_marks(const common_options& o,
                                                 const tpuprof::trace& shown, progress& p);
-/// report.html, with the memory charts when the trace kept operands, and the
-/// critical path section when `critical_path` is given.
+/// report.html, with the memory charts when the trace kept operands, the
+/// critical path section when `critical_path` is given, the Findings section
+/// when `findings` is.
 void write_report(const std::string& file, const tpuprof::trace& t,
-                  const tpuprof::report::critical_path_summary* critical_path = nullptr);
+                  const tpuprof::report::critical_path_summary* critical_path = nullptr,
+                  const tpuprof::report::findings_summary* findings = nullptr);
 /// The report's critical path and idle causes when `shown` (decoded with `o`
 /// and dependencies) has dependency data, on analysis_options' times (critical_path.cpp).
 std::optional<tpuprof::report::critical_path_summary> report_critical_path(

@@ -25,6 +25,7 @@
 #include <tpuprof/sinks/write_file.hpp>
 #include <tpuprof/trace.hpp>
 
+#include "advise_data.hpp"
 #include "cli.hpp"
 #include "convert_compat.hpp"
 #include "validators.hpp"
@@ -41,6 +42,8 @@ struct convert_options {
   bool each = false;           ///< --each: one output directory per dump of a parent directory
   bool critical_path = false;  ///< flows and markers of the critical path (critical_path.cpp)
   bool fsync = false;          ///< --fsync: the output set survives a power cut
+  bool advise = false;         ///< --advise: the findings on the Perfetto / Chrome JSON slices
+  bool no_advise = false;      ///< --no-advise: report.html without its Findings section
   std::string host_trace;
   std::optional<double> host_offset_ns;
   compat_options compat;  ///< bigTpuProfile's call form, SQLite (convert_compat.cpp)
@@ -129,13 +132,20 @@ int run_convert(const common_options& o, const convert_options& c) {
   if (c.each) return run_each(o, c);
   const output_plan plan = plan_outputs(c.compat, c.out_dir);
   progress p(o.show_progress, o.progress_color);
-  auto t = load(o, p, c.html, c.critical_path || c.html);
+  const bool html_findings = c.html && !c.no_advise;
+  auto t = load(o, p, c.html || c.advise, c.critical_path || c.html || c.advise);
   const io::host_trace host = read_host(c, t, p);
-  sinks::slice_marks marks;  // empty unless --critical-path
+  sinks::slice_marks marks;  // empty unless --critical-path or --advise
   if (c.critical_path) marks = critical_path_marks(o, t, p);
   sinks::perfetto_options po;
   sinks::chrome_json_options jo;
-  if (c.critical_path) po.marks = jo.marks = &marks;
+  if (c.critical_path || c.advise) po.marks = jo.marks = &marks;
+  auto mark_findings = [&](const trace&, const advise_result& r) {
+    if (c.advise) add_advise_marks(r, t, marks);
+  };
+  report_sections sections;  // report.html's; one advisor run serves the marks too
+  if (c.html) sections = report_analysis(o, t, p, html_findings, mark_findings);
+  if (c.advise && !html_findings) with_advice(o, t, p, mark_findings);
   const auto regs = register_lookup(c.compat, o);  // null unless an output shows register fields
   const bool any = c.perfetto || c.json || c.csv || c.html || c.compat.sqlite ||
                    !c.compat.sqlite_db.empty() || c.compat.xlsx;
@@ -161,11 +171,8 @@ int run_convert(const common_options& o, const convert_options& c) {
          [&](const fs::path& f) { sinks::write_file<sinks::csv_summary_sink>(f, t); });
   }
   write_compat_outputs(c.compat, t, plan, emit, regs);
-  if (c.html) {
-    const auto cp = report_critical_path(o, t, p);
-    emit("report.html",
-         [&](const fs::path& f) { write_report(f.string(), t, cp ? &*cp : nullptr); });
-  }
+  if (c.html)
+    emit("report.html", [&](const fs::path& f) { write_report(f.string(), t, sections); });
   if (!c.no_summary) {
     emit("summary.txt", [&](const fs::path& f) {
       summary_options so;
@@ -209,6 +216,10 @@ subcommand register_convert(CLI::App& app, common_options& o) {
   sc->add_flag("--fsync", c->fsync,
                "flush the outputs to disk before committing them (survive a power cut; a disk "
                "flush per file)");
+  sc->add_flag("--advise", c->advise,
+               "Perfetto / Chrome JSON: the findings of `tpuprof advise` as a track of their own "
+               "and advise.* args on their commands' slices (docs/sinks.md)");
+  sc->add_flag("--no-advise", c->no_advise, "report.html without its Findings section");
   add_compat_options(sc, c->compat);
   return {sc, [&o, c] { return run_convert(o, *c); }};
 }

@@ -14,6 +14,9 @@
 //                        "address": 4096, "fields": {"address": "0x1000", ...}}]}
 // mem_panels: the memory charts expected (operand counts; each must be drawn);
 // mem: operands whose tooltip is checked after hovering them.
+// findings: {"count": 7, "rules": ["lane-underuse", ...], "click": 0, "text": "..."}: the
+// Findings section lists these (in order) and contains `text`; clicking finding `click`'s row zooms the timeline onto its
+// commands and outlines them.
 // Prints one JSON line with the results; exit 0 when every check passed.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -151,6 +154,39 @@ async function main() {
       }
     }
     if (panels.length !== Object.keys(expect.mem_panels).length) failures.push(`${panels.length} memory charts`);
+  }
+  // Findings: the rows listed, then a real click on one of them.
+  if (st.ready && expect.findings) {
+    const F = expect.findings;
+    const rows = await evalJs(`[...document.querySelectorAll('#findings tr.finding')].map((r) => r.cells[2].textContent)`);
+    result.findings = rows;
+    if (rows.length !== F.count) failures.push(`${rows.length} findings listed, expected ${F.count}`);
+    if (F.rules && JSON.stringify(rows) !== JSON.stringify(F.rules)) failures.push(`findings ${JSON.stringify(rows)}, expected ${JSON.stringify(F.rules)}`);
+    if (F.text) {
+      const text = await evalJs('(document.querySelector("#findings") || {}).textContent || ""');
+      if (!text.includes(F.text)) failures.push(`the Findings section does not say "${F.text}": ${text.slice(0, 300)}`);
+    }
+    const top = await evalJs('document.querySelector("#findings") === document.querySelector("#app > section")');
+    if (!top) failures.push('the Findings section is not the first section');
+    if (F.click !== undefined) {
+      const loc = await evalJs(`(() => { const r = document.querySelectorAll('#findings tr.finding')[${Number(F.click)}];
+          r.scrollIntoView({ block: 'center' }); const b = r.cells[0].getBoundingClientRect();
+          return { x: b.left + b.width / 2, y: b.top + b.height / 2 }; })()`);
+      for (const type of ['mousePressed', 'mouseReleased'])
+        await s('Input.dispatchMouseEvent', { type, x: loc.x, y: loc.y, button: 'left', clickCount: 1 });
+      await sleep(300);
+      const v = await evalJs(`(() => { const t = window.tpuprof, f = t.finding();
+          const c = document.getElementById('timeline'), img = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          let n = 0; for (let p = 0; p < img.length; p += 4) if (img[p] === 220 && img[p + 1] === 104 && img[p + 2] === 3) n++;
+          return { finding: f.k, points: f.points.length, extent: f.extent, t0: t.view.t0, t1: t.view.t1, outlined: n,
+            selected: document.querySelectorAll('#findings tr.finding.on').length }; })()`);
+      result.finding_click = v;
+      if (v.finding !== F.click) failures.push(`clicking finding ${F.click} outlines ${v.finding}`);
+      if (!v.extent || v.t0 > v.extent[0] || v.t1 < v.extent[1]) failures.push('the view does not show the finding\'s commands: ' + JSON.stringify(v));
+      else if (v.t1 - v.t0 > Math.max(1.5 * (v.extent[1] - v.extent[0]), 10)) failures.push('the view is not zoomed onto the finding: ' + JSON.stringify(v));
+      if (!(v.outlined > 20)) failures.push(`the finding's commands are not outlined (${v.outlined} pixels)`);
+      if (v.selected !== 1) failures.push(`${v.selected} finding rows marked`);
+    }
   }
   async function hoverCheck(loc, fields, what) {
     await sleep(100);

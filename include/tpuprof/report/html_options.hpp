@@ -9,6 +9,7 @@
 namespace tpuprof::report {
 
 struct critical_path_summary;  // report/critical_path_summary.hpp
+struct findings_summary;       // report/findings_summary.hpp
 
 /// What the HTML report contains.
 struct html_options {
@@ -24,6 +25,9 @@ struct html_options {
   /// The critical path and idle causes to show (a section, and an outline on
   /// the timeline); caller-owned, null = none (the page is unchanged).
   const critical_path_summary* critical_path = nullptr;
+  /// The advisor's findings to show first (a section at the top, each linked
+  /// to its commands on the timeline); caller-owned, null = none.
+  const findings_summary* findings = nullptr;
 };
 }  // namespace tpuprof::report
 

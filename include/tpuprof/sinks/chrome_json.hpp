@@ -115,8 +115,11 @@ class chrome_json_sink {
     const std::string_view fn =
         e.function ? esc_.get(e.function, names()[e.function]) : std::string_view{};
     const std::string_view eng = name(e.engine);
+    const slice_mark* mark = opt_.marks ? opt_.marks->find(e) : nullptr;
+    const slice_note* note = mark ? opt_.marks->note_of(*mark) : nullptr;
     // One reservation per event: fixed text and numbers need < 400 bytes.
-    char* p = buf_.reserve(432 + eng.size() + op.size() + fn.size());
+    char* p = buf_.reserve(432 + eng.size() + op.size() + fn.size() +
+                           (note ? 160 + note->id.size() + note->rule.size() : 0));
     if (!first_) *p++ = ',';
     first_ = false;
     p = write_lit(p, "\n{\"ph\":\"X\",\"cat\":\"");
@@ -170,8 +173,17 @@ class chrome_json_sink {
     if (is_hardware(e.engine) && !e.matched()) {
       key("\"matched\":false");
     }
-    const slice_mark* mark = opt_.marks ? opt_.marks->find(e) : nullptr;
     if (mark && mark->critical) key("\"critical_path\":true");
+    if (note) {  // ids and rule names are plain ASCII
+      key("\"advise.finding_id\":\"");
+      p = write_str(p, note->id);
+      p = write_lit(p, "\",\"advise.rule\":\"");
+      p = write_str(p, note->rule);
+      p = write_lit(p, "\",\"advise.severity\":\"");
+      p = write_str(p, note->severity.substr(0, 8));
+      p = write_lit(p, "\",\"advise.recoverable_ns\":");
+      p = write_double(p, note->recoverable_ns);
+    }
     p = write_lit(p, "}}");
     buf_.commit(p);
     if (mark) put_flows(*mark, tr.pid, tr.tid0 + lane, (b + en) / 2);
@@ -186,6 +198,7 @@ class chrome_json_sink {
     header();
     for (auto* tr : tracks_)
       if (tr->counters) tr->win.finish(emitter(*tr));
+    if (opt_.marks) put_notes(opt_.marks->notes);
     finished_ = true;
     buf_.append("\n]}\n");
     buf_.flush();
@@ -304,6 +317,42 @@ class chrome_json_sink {
   }
   /// Flow v1 events bound to the slice at `ts_ns` on (pid, tid): `s` where a
   /// flow starts, `f` (binding to the enclosing slice) where it ends.
+  /// The advisor's findings: a "Findings (tpuprof advise)" process with one
+  /// thread per finding and on it one slice over its commands' extent.
+  template <class Notes>  // a template: parsed, not compiled, where unused (compile budget)
+  void put_notes(const Notes& notes) {
+    const std::uint32_t pid = device_pid_base - 1;
+    if (!notes.empty()) meta(pid, 0, "process_name", "Findings (tpuprof advise)");
+    for (std::uint32_t i = 0; i < notes.size(); ++i) {
+      const slice_note& n = notes[i];
+      meta(pid, i + 1, "thread_name", n.id + " " + n.rule + " (" + n.severity + ")");
+      sort_meta(pid, i + 1, "thread_sort_index", i);
+      const std::int64_t b = to_ns(n.begin_ns), e = std::max(b, to_ns(n.end_ns));
+      open_event();
+      buf_.append(R"("ph":"X","cat":"advise","name":")");
+      detail::json_escape(buf_, n.id + " " + n.rule);
+      buf_.append(R"(","pid":)");
+      detail::put_int(buf_, pid);
+      buf_.append(R"(,"tid":)");
+      detail::put_int(buf_, i + 1);
+      buf_.append(R"(,"ts":)");
+      detail::put_us3(buf_, b - origin_);
+      buf_.append(R"(,"dur":)");
+      detail::put_us3(buf_, e - b);
+      auto arg = [this](std::string_view k, std::string_view v) {
+        buf_.append(k);
+        detail::json_escape(buf_, v);
+        buf_.put('"');
+      };
+      arg(R"(,"args":{"advise.finding_id":")", n.id);
+      arg(R"(,"advise.rule":")", n.rule);
+      arg(R"(,"advise.severity":")", n.severity);
+      arg(R"(,"advise.message":")", n.message);
+      buf_.append(R"(,"advise.recoverable_ns":)");
+      detail::put_double(buf_, n.recoverable_ns);
+      buf_.append("}}");
+    }
+  }
   void put_flows(const slice_mark& m, std::uint32_t pid, std::uint32_t tid, std::int64_t ts_ns) {
     for (int i = 0; i < 2; ++i) {
       const std::uint64_t id = i ? m.flow_in : m.flow_out;

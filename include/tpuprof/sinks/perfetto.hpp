@@ -21,6 +21,7 @@
 #include <tpuprof/event.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/sinks/counter_sample.hpp>
+#include <tpuprof/sinks/detail/perfetto_desc.hpp>
 #include <tpuprof/sinks/detail/perfetto_marks.hpp>
 #include <tpuprof/sinks/detail/perfetto_tags.hpp>
 #include <tpuprof/sinks/detail/proto_writer.hpp>
@@ -115,7 +116,9 @@ class perfetto_sink {
     const bool new_dir = dir != direction::none && !test_set(tr.strs_done, dir_iid);
     std::size_t need = 200;
     const slice_mark* mark = opt_.marks ? opt_.marks->find(e) : nullptr;
+    const slice_note* note = mark ? opt_.marks->note_of(*mark) : nullptr;
     if (mark) need += detail::perfetto::mark_bound;
+    if (note) need += detail::perfetto::note_bound(*note, false);
     if (new_op) need += detail::proto::string_bound(op_name(op)) + 16;
     if (new_fn) need += detail::proto::string_bound(fn) + 16;
     slice(
@@ -147,7 +150,7 @@ class perfetto_sink {
             p = put_uint(p, debug_annotation::bool_value, 0);
             p = end_nested(a, p);
           }
-          if (mark) p = put_mark(p, *mark);
+          if (mark) p = put_mark(p, *mark, note);
           p = end_nested(te, p);
         },
         need);
@@ -160,6 +163,7 @@ class perfetto_sink {
   void finish() {
     if (finished_) return;
     finished_ = true;
+    if (opt_.marks && !opt_.marks->notes.empty()) put_notes(opt_.marks->notes);
     for (auto& tr : tracks_) {
       tr.packer.close_all([&](std::int64_t end, std::uint32_t lane) { put_end(tr, end, lane); });
       if (tr.util_uuid) tr.win.finish(counter_emitter(tr));
@@ -262,42 +266,8 @@ class perfetto_sink {
   std::uint8_t* reserve(std::size_t n) { return reinterpret_cast<std::uint8_t*>(buf_.reserve(n)); }
   void commit(std::uint8_t* p) { buf_.commit(reinterpret_cast<char*>(p)); }
 
-  // ---- descriptors ---------------------------------------------------------
-  struct desc {
-    std::uint64_t uuid = 0, parent = 0;
-    std::string_view name;
-    std::int32_t rank = -1;
-    bool explicit_children = false;
-    std::string_view counter_unit;
-    bool is_counter = false;
-    std::int64_t pid = -1, tid = -1;  // process (tid < 0) or thread descriptor
-  };
-  static desc plain(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
-                    std::int32_t rank = -1, bool explicit_children = false) {
-    desc d;
-    d.uuid = uuid;
-    d.parent = parent;
-    d.name = n;
-    d.rank = rank;
-    d.explicit_children = explicit_children;
-    return d;
-  }
-  static desc counter_track(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
-                            std::int32_t rank, std::string_view unit) {
-    desc d = plain(uuid, parent, n, rank);
-    d.is_counter = true;
-    d.counter_unit = unit;
-    return d;
-  }
-  static desc process_or_thread(std::uint64_t uuid, std::string_view n, std::int64_t pid,
-                                std::int64_t tid = -1) {
-    desc d;
-    d.uuid = uuid;
-    d.name = n;
-    d.pid = pid;
-    d.tid = tid;
-    return d;
-  }
+  // ---- descriptors (detail/perfetto_desc.hpp) -------------------------------
+  using desc = detail::perfetto::track_desc;
   void put_descriptor(const desc& d) {
     using namespace detail::proto;
     using namespace detail::perfetto;
@@ -340,7 +310,7 @@ class perfetto_sink {
       it->second = next_uuid_++;
       std::string n = "TPU" + std::to_string(d);
       if (info_ && !info_->chip.empty()) n += " " + info_->chip;
-      put_descriptor(plain(it->second, 0, n, d, true));
+      put_descriptor(detail::perfetto::plain(it->second, 0, n, d, true));
     }
     return it->second;
   }
@@ -351,7 +321,8 @@ class perfetto_sink {
       std::uint64_t parent = device_track(d);
       it->second = next_uuid_++;
       std::string n = (cdma ? "CDMA port " : "Core ") + std::to_string(unit);
-      put_descriptor(plain(it->second, parent, n, (cdma ? 1000 : 0) + unit, true));
+      put_descriptor(
+          detail::perfetto::plain(it->second, parent, n, (cdma ? 1000 : 0) + unit, true));
     }
     return it->second;
   }
@@ -379,11 +350,12 @@ class perfetto_sink {
         tr.win.reset(window_begin_ + shift_, window_);
         tr.util_uuid = next_uuid_++;
         std::string n = tr.name + " utilization (%)";
-        put_descriptor(counter_track(tr.util_uuid, parent, n, tr.rank + 1, "%"));
+        put_descriptor(detail::perfetto::counter_track(tr.util_uuid, parent, n, tr.rank + 1, "%"));
         if (is_dma(eng)) {
           tr.bw_uuid = next_uuid_++;
           n = tr.name + " bandwidth (GB/s)";
-          put_descriptor(counter_track(tr.bw_uuid, parent, n, tr.rank + 2, "GB/s"));
+          put_descriptor(
+              detail::perfetto::counter_track(tr.bw_uuid, parent, n, tr.rank + 2, "GB/s"));
         }
       }
     }
@@ -401,7 +373,7 @@ class perfetto_sink {
         pit->second = next_uuid_++;
         std::string pn(h.process_name(pid));
         if (pn.empty()) pn = "host " + std::to_string(pid);
-        put_descriptor(process_or_thread(pit->second, pn, pid));
+        put_descriptor(detail::perfetto::process_or_thread(pit->second, pn, pid));
       }
       auto& tr = tracks_.emplace_back();
       tr.seq = next_seq_++;
@@ -413,7 +385,7 @@ class perfetto_sink {
       tr.lane_parent = pit->second;
       std::uint64_t uuid = next_uuid_++;
       tr.lanes.push_back(uuid);
-      put_descriptor(process_or_thread(uuid, tr.name, pid, tid));
+      put_descriptor(detail::perfetto::process_or_thread(uuid, tr.name, pid, tid));
       last_key_ = ~0u;
     }
     return tracks_[it->second];
@@ -424,9 +396,9 @@ class perfetto_sink {
     tr.lanes.push_back(uuid);
     if (tr.thread) {
       std::string n = tr.name + " (overlap)";
-      put_descriptor(plain(uuid, tr.lane_parent, n));
+      put_descriptor(detail::perfetto::plain(uuid, tr.lane_parent, n));
     } else {
-      put_descriptor(plain(uuid, tr.lane_parent, tr.name, tr.rank));
+      put_descriptor(detail::perfetto::plain(uuid, tr.lane_parent, tr.name, tr.rank));
     }
   }
 
@@ -517,6 +489,39 @@ class perfetto_sink {
     commit(p);
   }
 
+  /// The advisor's findings: a "Findings (tpuprof advise)" track with one
+  /// child track per finding and on it one slice over its commands' extent.
+  template <class Notes>  // a template: parsed, not compiled, where unused (compile budget)
+  void put_notes(const Notes& notes) {
+    const std::uint64_t root = next_uuid_++;
+    put_descriptor(detail::perfetto::plain(root, 0, "Findings (tpuprof advise)", -1, true));
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+      const slice_note& n = notes[i];
+      auto& tr = tracks_.emplace_back();
+      tr.seq = next_seq_++;
+      tr.name = n.id + " " + n.rule + " (" + n.severity + ")";
+      tr.rank = static_cast<std::int32_t>(i);
+      tr.lane_parent = root;
+      tr.packer = lane_packer(true);
+      tr.packer.reserve_first();
+      add_lane(tr);
+      const std::int64_t b = to_ns(n.begin_ns), e = std::max(b, to_ns(n.end_ns));
+      const std::string label = n.id + " " + n.rule;
+      slice(
+          tr, b, e,
+          [&](std::uint8_t*& p, std::size_t) {
+            using namespace detail::proto;
+            using namespace detail::perfetto;
+            auto* te = begin_nested(p, trace_packet::track_event);
+            p = put_uint(p, track_event::type, value::slice_begin);
+            p = put_string(p, track_event::name, label);
+            p = put_note(p, n, true);
+            p = end_nested(te, p);
+          },
+          64 + detail::proto::string_bound(label) + detail::perfetto::note_bound(n, true));
+    }
+  }
+
   // ---- counters ---------------------------------------------------------------
   std::uint32_t counter_seq() {
     if (!counter_seq_) counter_seq_ = next_seq_++;
@@ -556,7 +561,7 @@ class perfetto_sink {
                                  : device_track(c.device);
       it->second = next_uuid_++;
       std::string n(c.name);
-      put_descriptor(counter_track(it->second, parent, n, 100, c.unit));
+      put_descriptor(detail::perfetto::counter_track(it->second, parent, n, 100, c.unit));
     }
     return it->second;
   }

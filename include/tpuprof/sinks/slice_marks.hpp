@@ -1,11 +1,14 @@
 /// slice_marks: what the trace sinks add to some events' slices besides their
-/// own fields: flow arrows between slices and a critical-path flag, looked up
-/// by the event's identity (sinks/critical_path_marks.hpp fills them).
+/// own fields: flow arrows between slices, a critical-path flag and the
+/// advisor's finding they belong to, looked up by the event's identity
+/// (sinks/critical_path_marks.hpp and the CLI's `convert --advise` fill them).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <tpuprof/event.hpp>
 #include <tpuprof/views/event_range.hpp>
@@ -17,6 +20,17 @@ struct slice_mark {
   std::uint64_t flow_out = 0;  ///< id of a flow (arrow) that starts at this slice; 0 = none
   std::uint64_t flow_in = 0;   ///< id of a flow that ends at this slice; 0 = none
   bool critical = false;       ///< the command is on the critical path
+  /// 1 + index of the finding (slice_marks::notes) the command is evidence
+  /// of, the best-ranked one when several; 0 = none.
+  std::uint32_t note = 0;
+};
+
+/// A finding of the advisor (algo/advisor.hpp) that marked slices point at;
+/// the sinks also give each one a slice of its own, over its commands' extent.
+struct slice_note {
+  std::string id, rule, severity, message;
+  double recoverable_ns = 0;
+  double begin_ns = 0, end_ns = 0;  ///< the commands' extent, in the events' times
 };
 
 /// slice_mark per event, by the event's identity (device, core, engine,
@@ -36,6 +50,12 @@ class slice_marks {
   }
   std::size_t size() const noexcept { return index_.size(); }
   bool empty() const noexcept { return index_.empty(); }
+  /// The note of `m`, or null.
+  const slice_note* note_of(const slice_mark& m) const noexcept {
+    return m.note && m.note <= notes.size() ? &notes[m.note - 1] : nullptr;
+  }
+
+  std::vector<slice_note> notes;  ///< what slice_mark::note points at
 
  private:
   struct key {

@@ -6,8 +6,8 @@
 
 namespace tpuprof::detail::html_assets {
 
-// assets/html/report.css
 inline constexpr std::string_view report_css[] = {
+    // assets/html/report.css
     R"tpuprof_asset(/* tpuprof HTML report: layout and colours (embedded by tools/embed_assets.py). */
 :root {
   --bg: #f6f7f9; --panel: #fff; --fg: #1d2330; --muted: #667085; --line: #dde1e7;
@@ -73,11 +73,13 @@ canvas.timeline.dragging { cursor: grabbing; }
 .bad { color: var(--bad); } .warn { color: var(--warn); } .good { color: var(--good); }
 ul.notes { margin: 4px 0; padding-left: 18px; max-height: 200px; overflow: auto; font-family: ui-monospace, monospace; font-size: 12px; }
 footer { color: var(--muted); font-size: 11px; margin: 8px 16px 16px; }
+table.findings td.msg { white-space: normal; min-width: 240px; }
+table.findings tr.on td { background: #fff4e5; }
 )tpuprof_asset",
 };
 
-// assets/html/report.js
 inline constexpr std::string_view report_js[] = {
+    // assets/html/report_core.js
     R"tpuprof_asset(// tpuprof HTML report: reads the embedded metadata (JSON) and the timeline
 // columns (base64 of zigzag LEB128 varints, see report/detail/lane_columns.hpp), then renders
 // the overview, the canvas timeline, the bandwidth charts and the tables.
@@ -415,7 +417,9 @@ inline constexpr std::string_view report_js[] = {
       el('div', null, el('h3', null, 'Capture properties'), props)));
   }
 
-  // ---------- timeline ----------
+)tpuprof_asset",
+    // assets/html/report_timeline.js
+    R"tpuprof_asset(  // ---------- timeline ----------
   const GUTTER = 150, AXIS = 22, ROW = 16, LANE_PAD = 4;
   const view = { t0: info.begin_ns, t1: info.end_ns > info.begin_ns ? info.end_ns : info.begin_ns + 1 };
   let highlight = null;  // Uint8Array over names, or null
@@ -517,10 +521,10 @@ inline constexpr std::string_view report_js[] = {
       ctx.beginPath(); ctx.rect(GUTTER, y0, plotW, h); ctx.clip();
       for (let d = 0; d < L.rows; d++) drawRow(L, d, y0 + d * ROW, t0, t1, s, cov, best, bestOp, touched, plotW);
       ctx.restore();
-)tpuprof_asset",
-    R"tpuprof_asset(      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
+      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
     });
     if (critOn) drawCriticalPath(t0, s, plotW);
+    if (findingOn !== null) drawFinding(t0, s, plotW);
     tl.drawMs = performance.now() - t_start;
   }
 
@@ -572,7 +576,8 @@ inline constexpr std::string_view report_js[] = {
     if (selected && selected.lane === L && depth[selected.i] === d) {
       const x0 = (b[selected.i] - t0) * s, x1 = (e[selected.i] - t0) * s;
       ctx.strokeStyle = '#c01048'; ctx.lineWidth = 2;
-      ctx.strokeRect(GUTTER + Math.max(x0, -2) - 1, y, Math.max(2, Math.min(x1, plotW + 2) - Math.max(x0, -2)) + 2, ROW);
+)tpuprof_asset",
+    R"tpuprof_asset(      ctx.strokeRect(GUTTER + Math.max(x0, -2) - 1, y, Math.max(2, Math.min(x1, plotW + 2) - Math.max(x0, -2)) + 2, ROW);
       ctx.lineWidth = 1;
     }
   }
@@ -623,7 +628,9 @@ inline constexpr std::string_view report_js[] = {
       el('h3', null, 'Idle time of each engine by cause'), idle);
   }
 
-  // Bandwidth rows: precomputed series when zoomed out, the events when zoomed in.
+)tpuprof_asset",
+    // assets/html/report_charts.js
+    R"tpuprof_asset(  // Bandwidth rows: precomputed series when zoomed out, the events when zoomed in.
   function bwBins(row, nb) {
     const out = new Float64Array(nb), t0 = view.t0, t1 = view.t1, bin = (t1 - t0) / nb;
     const w = meta.bw.window_ns, o = meta.bw.origin_ns, data = row.data;
@@ -681,8 +688,7 @@ inline constexpr std::string_view report_js[] = {
         const yv = y0 + h - (bins[k] / peak) * (h - 4);
         ctx.lineTo(GUTTER + k * (plotW / nb), yv); ctx.lineTo(GUTTER + (k + 1) * (plotW / nb), yv);
       }
-)tpuprof_asset",
-    R"tpuprof_asset(      ctx.lineTo(GUTTER + plotW, y0 + h); ctx.closePath();
+      ctx.lineTo(GUTTER + plotW, y0 + h); ctx.closePath();
       ctx.globalAlpha = 0.75; ctx.fillStyle = row.lane.color; ctx.fill(); ctx.globalAlpha = 1;
     });
   }
@@ -796,7 +802,8 @@ inline constexpr std::string_view report_js[] = {
   }
   function drawMem(Q) {
     const t_start = performance.now();
-    const { ctx } = Q, W = tl.W, dpr = tl.dpr, H = Q.H;
+)tpuprof_asset",
+    R"tpuprof_asset(    const { ctx } = Q, W = tl.W, dpr = tl.dpr, H = Q.H;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
     drawAxis(ctx, W, H);
@@ -842,8 +849,7 @@ inline constexpr std::string_view report_js[] = {
       }
       const off = document.createElement('canvas');
       off.width = gw; off.height = gh;
-)tpuprof_asset",
-    R"tpuprof_asset(      const octx = off.getContext('2d'), img = octx.createImageData(gw, gh), px = img.data;
+      const octx = off.getContext('2d'), img = octx.createImageData(gw, gh), px = img.data;
       for (let k = 0, q = 0; k < gw * gh; k++, q += 4) {
         const r = rd[k], w = wr[k];
         if (r === 0 && w === 0) continue;
@@ -901,7 +907,9 @@ inline constexpr std::string_view report_js[] = {
         dropped ? el('span', { class: 'bad' }, num(dropped) + ' operands past the report\u2019s limit are not drawn') : null));
   }
 
-  let pending = false;
+)tpuprof_asset",
+    // assets/html/report_view.js
+    R"tpuprof_asset(  let pending = false;
   function redraw() {
     if (pending) return;
     pending = true;
@@ -994,8 +1002,7 @@ inline constexpr std::string_view report_js[] = {
   // Tooltip fields of event i of lane L, as [label, text] pairs.
   function eventFields(L, i) {
     const f = [];
-)tpuprof_asset",
-    R"tpuprof_asset(    const op = colv(L, 'op', i), ty = colv(L, 'ty', i), fl = colv(L, 'fl', i), byt = colv(L, 'by', i);
+    const op = colv(L, 'op', i), ty = colv(L, 'ty', i), fl = colv(L, 'fl', i), byt = colv(L, 'by', i);
     const [bc, ec] = cyclesOf(L, i);
     const b = L.b[i], e = L.e[i], d = e - b;
     f.push(['op', opName(op)]);
@@ -1057,7 +1064,85 @@ inline constexpr std::string_view report_js[] = {
     showTip(bw.rows[row].lane.label, [['time', dur(t - info.begin_ns)], ['bandwidth', bins[k].toFixed(3) + ' GB/s']], cx, cy);
   }
 
-  // ---------- tables ----------
+)tpuprof_asset",
+    // assets/html/report_findings.js
+    R"tpuprof_asset(  // ---------- findings (meta.findings: `tpuprof advise`, docs/analysis.md) ----------
+  let findingOn = null;  // index of the finding outlined on the timeline, or null
+  const SEV_CLASS = { error: 'bad', warn: 'warn', info: 'muted' };
+  // [lane, index] of finding k's commands that the page shows.
+  function findingPoints(k) {
+    const at = meta.findings.at[k] || [], pts = [];
+    for (let j = 0; j + 1 < at.length; j += 2) if (lanes[at[j]] && at[j + 1] < lanes[at[j]].n) pts.push([at[j], at[j + 1]]);
+    return pts;
+  }
+  // Time extent of finding k's commands on the timeline, or null.
+  function findingExtent(k) {
+    let b = Infinity, e = -Infinity;
+    for (const [li, i] of findingPoints(k)) { b = Math.min(b, lanes[li].b[i]); e = Math.max(e, lanes[li].e[i]); }
+    return b <= e ? [b, e] : null;
+  }
+  // Shades finding k's extent and outlines its commands.
+  function drawFinding(t0, s, plotW) {
+    const ctx = tl.ctx, x = findingExtent(findingOn);
+    if (!x) return;
+    ctx.save();
+    ctx.beginPath(); ctx.rect(GUTTER, AXIS, plotW, tl.H); ctx.clip();
+    ctx.fillStyle = 'rgba(247, 144, 9, 0.10)';
+    const a = GUTTER + (x[0] - t0) * s;
+    ctx.fillRect(a, AXIS, Math.max(2, (x[1] - x[0]) * s), tl.H - AXIS);
+    ctx.strokeStyle = '#dc6803'; ctx.lineWidth = 2;
+    for (const [li, i] of findingPoints(findingOn)) {
+      const L = lanes[li], x0 = GUTTER + (L.b[i] - t0) * s, x1 = GUTTER + (L.e[i] - t0) * s;
+      if (x1 < GUTTER - 2 || x0 > GUTTER + plotW + 2) continue;
+      ctx.strokeRect(x0 - 1, tl.laneY[li] + L.depth[i] * ROW, Math.max(2, x1 - x0 + 2), ROW);
+    }
+    ctx.restore();
+  }
+  // Outlines finding k (null: none) and zooms the timeline onto its commands.
+  function showFinding(k) {
+    findingOn = k;
+    document.querySelectorAll('#findings tr.finding').forEach((r) => r.classList.toggle('on', Number(r.dataset.k) === k));
+    const x = k === null ? null : findingExtent(k);
+    // A 10% margin each side, less when that would be wider than the run (setView clamps).
+    const room = x ? ((info.end_ns - info.begin_ns) * 1.02 / Math.max(x[1] - x[0], 1) - 1) / 2 : 0;
+    if (x) zoomTo(x[0], x[1], Math.max(0, Math.min(0.1, room))); else redraw();
+    if (k !== null) scrollToTimeline();
+  }
+  function findingsSection() {
+    const F = meta.findings;
+    if (!F) return null;
+    const share = (v) => (F.span_ns > 0 ? (100 * v / F.span_ns).toFixed(1) + '%' : '');
+    const kids = [];
+    if (!F.data)
+      kids.push(el('p', { class: 'warn' }, F.list.length
+        ? 'No dependency data in this dump (SG2260 modes 0/1 record no command dependencies): what each command waited for is unknown, so no finding rests on it and the bound classes are unknown; the findings below use what the dump has (engine order, sizes, rates).'
+        : 'Findings unavailable: this dump has no dependency data (SG2260 modes 0/1 record no command dependencies), so the advisor cannot tell what each engine waited for, and nothing else it can see stands out. Nothing is guessed; a mode-2 capture has the dependencies.'));
+    else if (!F.list.length)
+      kids.push(el('p', { class: 'good' }, 'No findings: no rule recovers 0.1% of the span or more.'));
+    if (F.list.length) {
+      const total = F.list.reduce((t, f) => t + f.recoverable_ns, 0);
+      kids.push(el('p', null, F.list.length + ' finding(s), most recoverable first; fixing all recovers ' + dur(total) + ' (' + share(total) +
+        ' of the ' + dur(F.span_ns) + ' span). Click a finding to show its commands on the timeline.'));
+      const rows = F.list.map((f, k) => {
+        const cut = f.message.indexOf(' Try: ');
+        const why = cut < 0 ? f.message : f.message.slice(0, cut), tryIt = cut < 0 ? '' : f.message.slice(cut + 6);
+        const layers = f.layers.length ? f.layers.join(', ') : '';
+        return el('tr', { class: 'finding click', 'data-k': k, onclick: () => showFinding(findingOn === k ? null : k) },
+          el('td', null, f.id), el('td', { class: 'l ' + (SEV_CLASS[f.severity] || '') }, f.severity), el('td', { class: 'l' }, f.rule),
+          el('td', null, dur(f.recoverable_ns)), el('td', null, share(f.recoverable_ns)),
+          el('td', { class: 'l' }, layers), el('td', null, String(f.commands.length)),
+          el('td', { class: 'l msg' }, why), el('td', { class: 'l msg' }, tryIt));
+      });
+      const head = ['id', 'severity', 'rule', 'recoverable', 'of span', 'layers', 'commands', 'what it found', 'what to try']
+        .map((h, c) => el('th', { class: [1, 2, 5, 7, 8].includes(c) ? 'l' : '' }, h));
+      kids.push(el('div', { class: 'tablewrap' }, el('table', { class: 'findings' }, el('thead', null, el('tr', null, head)), el('tbody', null, rows))));
+    }
+    return section('findings', 'Findings (tpuprof advise)', ...kids);
+  }
+
+)tpuprof_asset",
+    // assets/html/report_main.js
+    R"tpuprof_asset(  // ---------- tables ----------
   function tables() {
     const T = meta.tables;
     const evHeaders = [{ t: 'Lane' }, { t: 'Op' }, { t: 'Cmd id', num: 1 }, { t: 'Begin', num: 1, fmt: dur },
@@ -1108,10 +1193,11 @@ inline constexpr std::string_view report_js[] = {
   const decodeMs = performance.now() - t_decode;
   app.append(
     el('header', { class: 'top' }, el('h1', null, meta.title), el('span', { class: 'sub' }, info.source),
-      el('nav', null, el('a', { href: '#overview' }, 'Overview'), el('a', { href: '#timeline-section' }, 'Timeline'),
+      el('nav', null, meta.findings ? el('a', { href: '#findings' }, 'Findings') : null,
+        el('a', { href: '#overview' }, 'Overview'), el('a', { href: '#timeline-section' }, 'Timeline'),
         mem.panels.length ? el('a', { href: '#memory-section' }, 'Memory') : null,
         el('a', { href: '#tables' }, 'Tables'), el('a', { href: '#diagnostics' }, 'Diagnostics'))),
-    overview(), ...timeline(), memorySection(), tables(), diagnostics(),
+    ...[findingsSection()].filter(Boolean), overview(), ...timeline(), memorySection(), tables(), diagnostics(),
     el('footer', null, meta.generator + ' \u00b7 ' + num(info.events) + ' events decoded in ' + decodeMs.toFixed(0) + ' ms \u00b7 self-contained, works offline'));
   const critSection = critPathSection();  // before the tables, when the report has dependency data
   if (critSection) {
@@ -1127,8 +1213,10 @@ inline constexpr std::string_view report_js[] = {
     drawMs: () => tl.drawMs,
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
-)tpuprof_asset",
-    R"tpuprof_asset(    fields: (li, i) => eventFields(lanes[li], i),
+    // Findings: outlines finding k (null: none) and returns the view and its commands shown.
+    finding: () => ({ k: findingOn, points: findingOn === null ? [] : findingPoints(findingOn), extent: findingOn === null ? null : findingExtent(findingOn) }),
+    showFinding: (k) => { showFinding(k); drawNow(); return { t0: view.t0, t1: view.t1, points: k === null ? [] : findingPoints(k), extent: k === null ? null : findingExtent(k) }; },
+    fields: (li, i) => eventFields(lanes[li], i),
     // Zooms onto event i of lane li and returns the client point of its centre.
     focus: (li, i) => {
       const L = lanes[li];
@@ -1173,7 +1261,8 @@ inline constexpr std::string_view report_js[] = {
     tooltipTitle: () => (tip.querySelector('.t') || {}).textContent || null,
     // Non-background pixels of the timeline plot area (excludes axis and labels).
     inkedPixels: () => {
-      const c = tl.canvas, ctx = tl.ctx;
+)tpuprof_asset",
+    R"tpuprof_asset(      const c = tl.canvas, ctx = tl.ctx;
       const x0 = Math.round(GUTTER * tl.dpr), y0 = Math.round(AXIS * tl.dpr);
       const img = ctx.getImageData(x0, y0, c.width - x0, c.height - y0).data;
       let n = 0;

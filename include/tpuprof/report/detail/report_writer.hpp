@@ -21,6 +21,7 @@
 #include <tpuprof/operand_source.hpp>
 #include <tpuprof/regs/instruction.hpp>
 #include <tpuprof/report/detail/critical_path_section.hpp>
+#include <tpuprof/report/detail/findings_section.hpp>
 #include <tpuprof/report/detail/html_assets.hpp>
 #include <tpuprof/report/detail/html_text.hpp>
 #include <tpuprof/report/detail/lane_columns.hpp>
@@ -340,14 +341,18 @@ class report_writer {
     }).write(hw);
     o_.put(',');
     write_memory();
+    auto lane_pos = [this](track_key k) -> std::optional<std::size_t> {
+      const auto it = index_.find(k.packed());
+      if (it == index_.end()) return std::nullopt;
+      return position_[it->second];
+    };
     if (opt_.critical_path) {
       o_.put(',');
-      write_critical_path(o_, *opt_.critical_path,
-                          [this](track_key k) -> std::optional<std::size_t> {
-                            const auto it = index_.find(k.packed());
-                            if (it == index_.end()) return std::nullopt;
-                            return position_[it->second];
-                          });
+      write_critical_path(o_, *opt_.critical_path, lane_pos);
+    }
+    if (opt_.findings) {
+      o_.put(',');
+      write_findings(o_, *opt_.findings, lane_pos);
     }
     o_.put('}');
   }
