@@ -27172,8 +27172,9 @@ class window_counter {
 // ---- end <tpuprof/sinks/detail/window_counter.hpp>
 // ---- begin <tpuprof/sinks/slice_marks.hpp>
 /// slice_marks: what the trace sinks add to some events' slices besides their
-/// own fields: flow arrows between slices and a critical-path flag, looked up
-/// by the event's identity (sinks/critical_path_marks.hpp fills them).
+/// own fields: flow arrows between slices, a critical-path flag and the
+/// advisor's finding they belong to, looked up by the event's identity
+/// (sinks/critical_path_marks.hpp and the CLI's `convert --advise` fill them).
 
 
 
@@ -27184,6 +27185,17 @@ struct slice_mark {
   std::uint64_t flow_out = 0;  ///< id of a flow (arrow) that starts at this slice; 0 = none
   std::uint64_t flow_in = 0;   ///< id of a flow that ends at this slice; 0 = none
   bool critical = false;       ///< the command is on the critical path
+  /// 1 + index of the finding (slice_marks::notes) the command is evidence
+  /// of, the best-ranked one when several; 0 = none.
+  std::uint32_t note = 0;
+};
+
+/// A finding of the advisor (algo/advisor.hpp) that marked slices point at;
+/// the sinks also give each one a slice of its own, over its commands' extent.
+struct slice_note {
+  std::string id, rule, severity, message;
+  double recoverable_ns = 0;
+  double begin_ns = 0, end_ns = 0;  ///< the commands' extent, in the events' times
 };
 
 /// slice_mark per event, by the event's identity (device, core, engine,
@@ -27203,6 +27215,12 @@ class slice_marks {
   }
   std::size_t size() const noexcept { return index_.size(); }
   bool empty() const noexcept { return index_.empty(); }
+  /// The note of `m`, or null.
+  const slice_note* note_of(const slice_mark& m) const noexcept {
+    return m.note && m.note <= notes.size() ? &notes[m.note - 1] : nullptr;
+  }
+
+  std::vector<slice_note> notes;  ///< what slice_mark::note points at
 
  private:
   struct key {
@@ -27329,8 +27347,11 @@ class chrome_json_sink {
     const std::string_view fn =
         e.function ? esc_.get(e.function, names()[e.function]) : std::string_view{};
     const std::string_view eng = name(e.engine);
+    const slice_mark* mark = opt_.marks ? opt_.marks->find(e) : nullptr;
+    const slice_note* note = mark ? opt_.marks->note_of(*mark) : nullptr;
     // One reservation per event: fixed text and numbers need < 400 bytes.
-    char* p = buf_.reserve(432 + eng.size() + op.size() + fn.size());
+    char* p = buf_.reserve(432 + eng.size() + op.size() + fn.size() +
+                           (note ? 160 + note->id.size() + note->rule.size() : 0));
     if (!first_) *p++ = ',';
     first_ = false;
     p = write_lit(p, "\n{\"ph\":\"X\",\"cat\":\"");
@@ -27384,8 +27405,17 @@ class chrome_json_sink {
     if (is_hardware(e.engine) && !e.matched()) {
       key("\"matched\":false");
     }
-    const slice_mark* mark = opt_.marks ? opt_.marks->find(e) : nullptr;
     if (mark && mark->critical) key("\"critical_path\":true");
+    if (note) {  // ids and rule names are plain ASCII
+      key("\"advise.finding_id\":\"");
+      p = write_str(p, note->id);
+      p = write_lit(p, "\",\"advise.rule\":\"");
+      p = write_str(p, note->rule);
+      p = write_lit(p, "\",\"advise.severity\":\"");
+      p = write_str(p, note->severity.substr(0, 8));
+      p = write_lit(p, "\",\"advise.recoverable_ns\":");
+      p = write_double(p, note->recoverable_ns);
+    }
     p = write_lit(p, "}}");
     buf_.commit(p);
     if (mark) put_flows(*mark, tr.pid, tr.tid0 + lane, (b + en) / 2);
@@ -27400,6 +27430,7 @@ class chrome_json_sink {
     header();
     for (auto* tr : tracks_)
       if (tr->counters) tr->win.finish(emitter(*tr));
+    if (opt_.marks) put_notes(opt_.marks->notes);
     finished_ = true;
     buf_.append("\n]}\n");
     buf_.flush();
@@ -27518,6 +27549,42 @@ class chrome_json_sink {
   }
   /// Flow v1 events bound to the slice at `ts_ns` on (pid, tid): `s` where a
   /// flow starts, `f` (binding to the enclosing slice) where it ends.
+  /// The advisor's findings: a "Findings (tpuprof advise)" process with one
+  /// thread per finding and on it one slice over its commands' extent.
+  template <class Notes>  // a template: parsed, not compiled, where unused (compile budget)
+  void put_notes(const Notes& notes) {
+    const std::uint32_t pid = device_pid_base - 1;
+    if (!notes.empty()) meta(pid, 0, "process_name", "Findings (tpuprof advise)");
+    for (std::uint32_t i = 0; i < notes.size(); ++i) {
+      const slice_note& n = notes[i];
+      meta(pid, i + 1, "thread_name", n.id + " " + n.rule + " (" + n.severity + ")");
+      sort_meta(pid, i + 1, "thread_sort_index", i);
+      const std::int64_t b = to_ns(n.begin_ns), e = std::max(b, to_ns(n.end_ns));
+      open_event();
+      buf_.append(R"("ph":"X","cat":"advise","name":")");
+      detail::json_escape(buf_, n.id + " " + n.rule);
+      buf_.append(R"(","pid":)");
+      detail::put_int(buf_, pid);
+      buf_.append(R"(,"tid":)");
+      detail::put_int(buf_, i + 1);
+      buf_.append(R"(,"ts":)");
+      detail::put_us3(buf_, b - origin_);
+      buf_.append(R"(,"dur":)");
+      detail::put_us3(buf_, e - b);
+      auto arg = [this](std::string_view k, std::string_view v) {
+        buf_.append(k);
+        detail::json_escape(buf_, v);
+        buf_.put('"');
+      };
+      arg(R"(,"args":{"advise.finding_id":")", n.id);
+      arg(R"(,"advise.rule":")", n.rule);
+      arg(R"(,"advise.severity":")", n.severity);
+      arg(R"(,"advise.message":")", n.message);
+      buf_.append(R"(,"advise.recoverable_ns":)");
+      detail::put_double(buf_, n.recoverable_ns);
+      buf_.append("}}");
+    }
+  }
   void put_flows(const slice_mark& m, std::uint32_t pid, std::uint32_t tid, std::int64_t ts_ns) {
     for (int i = 0; i < 2; ++i) {
       const std::uint64_t id = i ? m.flow_in : m.flow_out;
@@ -27842,10 +27909,56 @@ static_assert(event_sink<csv_summary_sink>);
 /// Track tree, annotation names and SQL: docs/sinks.md.
 
 
+// ---- begin <tpuprof/sinks/detail/perfetto_desc.hpp>
+/// The track descriptors perfetto_sink declares: plain, counter, process and
+/// thread tracks (TrackDescriptor fields; the sink encodes them).
+
+
+namespace tpuprof::detail::perfetto {
+
+struct track_desc {
+  std::uint64_t uuid = 0, parent = 0;
+  std::string_view name;
+  std::int32_t rank = -1;
+  bool explicit_children = false;
+  std::string_view counter_unit;
+  bool is_counter = false;
+  std::int64_t pid = -1, tid = -1;  // process (tid < 0) or thread descriptor
+};
+inline track_desc plain(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
+                        std::int32_t rank = -1, bool explicit_children = false) {
+  track_desc d;
+  d.uuid = uuid;
+  d.parent = parent;
+  d.name = n;
+  d.rank = rank;
+  d.explicit_children = explicit_children;
+  return d;
+}
+inline track_desc counter_track(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
+                                std::int32_t rank, std::string_view unit) {
+  track_desc d = plain(uuid, parent, n, rank);
+  d.is_counter = true;
+  d.counter_unit = unit;
+  return d;
+}
+inline track_desc process_or_thread(std::uint64_t uuid, std::string_view n, std::int64_t pid,
+                                    std::int64_t tid = -1) {
+  track_desc d;
+  d.uuid = uuid;
+  d.name = n;
+  d.pid = pid;
+  d.tid = tid;
+  return d;
+}
+
+}  // namespace tpuprof::detail::perfetto
+// ---- end <tpuprof/sinks/detail/perfetto_desc.hpp>
 // ---- begin <tpuprof/sinks/detail/perfetto_marks.hpp>
 /// The protobuf of a slice_mark inside a Perfetto TrackEvent: `flow_ids`
 /// (repeated fixed64, field 47; both ends of a flow carry its id, so the
-/// earlier slice is its source) and a `critical_path` debug annotation (bool).
+/// earlier slice is its source), a `critical_path` debug annotation (bool) and
+/// the `advise.*` annotations of the finding the slice is evidence of.
 
 
 // ---- begin <tpuprof/sinks/detail/proto_writer.hpp>
@@ -27970,6 +28083,8 @@ enum class mark_field : std::uint32_t {
   flow_ids = 47,          // TrackEvent, repeated fixed64
   name = 10,              // DebugAnnotation (plain name: no interning needed)
   bool_value = 2,         // DebugAnnotation
+  double_value = 5,       // DebugAnnotation
+  string_value = 6,       // DebugAnnotation
 };
 
 /// Bytes put_mark writes at most.
@@ -27981,8 +28096,39 @@ inline std::uint8_t* put_flow_id(std::uint8_t* p, std::uint64_t id) noexcept {
   return p;
 }
 
-/// Writes `m` into the TrackEvent being written at `p`.
-inline std::uint8_t* put_mark(std::uint8_t* p, const sinks::slice_mark& m) noexcept {
+/// Bytes put_note writes at most.
+template <class Note = sinks::slice_note>  // templates: compiled only where used
+std::size_t note_bound(const Note& n, bool message) noexcept {
+  return 5 * 40 + proto::string_bound(n.id) + proto::string_bound(n.rule) +
+         proto::string_bound(n.severity) + (message ? proto::string_bound(n.message) : 0);
+}
+
+/// The finding `n` as debug annotations advise.finding_id, advise.rule,
+/// advise.severity, advise.recoverable_ns (and advise.message) of a TrackEvent.
+template <class Note = sinks::slice_note>
+std::uint8_t* put_note(std::uint8_t* p, const Note& n, bool message) noexcept {
+  using namespace proto;
+  auto str = [&p](std::string_view k, std::string_view v) {
+    auto* a = begin_nested(p, mark_field::debug_annotations);
+    p = put_string(p, mark_field::name, k);
+    p = put_string(p, mark_field::string_value, v);
+    p = end_nested(a, p);
+  };
+  str("advise.finding_id", n.id);
+  str("advise.rule", n.rule);
+  str("advise.severity", n.severity);
+  auto* a = begin_nested(p, mark_field::debug_annotations);
+  p = put_string(p, mark_field::name, "advise.recoverable_ns");
+  p = put_double(p, mark_field::double_value, n.recoverable_ns);
+  p = end_nested(a, p);
+  if (message) str("advise.message", n.message);
+  return p;
+}
+
+/// Writes `m` (and `note`, its finding, when not null) into the TrackEvent
+/// being written at `p`.
+inline std::uint8_t* put_mark(std::uint8_t* p, const sinks::slice_mark& m,
+                              const sinks::slice_note* note = nullptr) noexcept {
   using namespace proto;
   if (m.flow_in) p = put_flow_id(p, m.flow_in);
   if (m.flow_out) p = put_flow_id(p, m.flow_out);
@@ -27992,6 +28138,7 @@ inline std::uint8_t* put_mark(std::uint8_t* p, const sinks::slice_mark& m) noexc
     p = put_uint(p, mark_field::bool_value, 1);
     p = end_nested(a, p);
   }
+  if (note) p = put_note(p, *note, false);
   return p;
 }
 
@@ -28168,7 +28315,9 @@ class perfetto_sink {
     const bool new_dir = dir != direction::none && !test_set(tr.strs_done, dir_iid);
     std::size_t need = 200;
     const slice_mark* mark = opt_.marks ? opt_.marks->find(e) : nullptr;
+    const slice_note* note = mark ? opt_.marks->note_of(*mark) : nullptr;
     if (mark) need += detail::perfetto::mark_bound;
+    if (note) need += detail::perfetto::note_bound(*note, false);
     if (new_op) need += detail::proto::string_bound(op_name(op)) + 16;
     if (new_fn) need += detail::proto::string_bound(fn) + 16;
     slice(
@@ -28200,7 +28349,7 @@ class perfetto_sink {
             p = put_uint(p, debug_annotation::bool_value, 0);
             p = end_nested(a, p);
           }
-          if (mark) p = put_mark(p, *mark);
+          if (mark) p = put_mark(p, *mark, note);
           p = end_nested(te, p);
         },
         need);
@@ -28213,6 +28362,7 @@ class perfetto_sink {
   void finish() {
     if (finished_) return;
     finished_ = true;
+    if (opt_.marks && !opt_.marks->notes.empty()) put_notes(opt_.marks->notes);
     for (auto& tr : tracks_) {
       tr.packer.close_all([&](std::int64_t end, std::uint32_t lane) { put_end(tr, end, lane); });
       if (tr.util_uuid) tr.win.finish(counter_emitter(tr));
@@ -28315,42 +28465,8 @@ class perfetto_sink {
   std::uint8_t* reserve(std::size_t n) { return reinterpret_cast<std::uint8_t*>(buf_.reserve(n)); }
   void commit(std::uint8_t* p) { buf_.commit(reinterpret_cast<char*>(p)); }
 
-  // ---- descriptors ---------------------------------------------------------
-  struct desc {
-    std::uint64_t uuid = 0, parent = 0;
-    std::string_view name;
-    std::int32_t rank = -1;
-    bool explicit_children = false;
-    std::string_view counter_unit;
-    bool is_counter = false;
-    std::int64_t pid = -1, tid = -1;  // process (tid < 0) or thread descriptor
-  };
-  static desc plain(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
-                    std::int32_t rank = -1, bool explicit_children = false) {
-    desc d;
-    d.uuid = uuid;
-    d.parent = parent;
-    d.name = n;
-    d.rank = rank;
-    d.explicit_children = explicit_children;
-    return d;
-  }
-  static desc counter_track(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
-                            std::int32_t rank, std::string_view unit) {
-    desc d = plain(uuid, parent, n, rank);
-    d.is_counter = true;
-    d.counter_unit = unit;
-    return d;
-  }
-  static desc process_or_thread(std::uint64_t uuid, std::string_view n, std::int64_t pid,
-                                std::int64_t tid = -1) {
-    desc d;
-    d.uuid = uuid;
-    d.name = n;
-    d.pid = pid;
-    d.tid = tid;
-    return d;
-  }
+  // ---- descriptors (detail/perfetto_desc.hpp) -------------------------------
+  using desc = detail::perfetto::track_desc;
   void put_descriptor(const desc& d) {
     using namespace detail::proto;
     using namespace detail::perfetto;
@@ -28393,7 +28509,7 @@ class perfetto_sink {
       it->second = next_uuid_++;
       std::string n = "TPU" + std::to_string(d);
       if (info_ && !info_->chip.empty()) n += " " + info_->chip;
-      put_descriptor(plain(it->second, 0, n, d, true));
+      put_descriptor(detail::perfetto::plain(it->second, 0, n, d, true));
     }
     return it->second;
   }
@@ -28404,7 +28520,8 @@ class perfetto_sink {
       std::uint64_t parent = device_track(d);
       it->second = next_uuid_++;
       std::string n = (cdma ? "CDMA port " : "Core ") + std::to_string(unit);
-      put_descriptor(plain(it->second, parent, n, (cdma ? 1000 : 0) + unit, true));
+      put_descriptor(
+          detail::perfetto::plain(it->second, parent, n, (cdma ? 1000 : 0) + unit, true));
     }
     return it->second;
   }
@@ -28432,11 +28549,12 @@ class perfetto_sink {
         tr.win.reset(window_begin_ + shift_, window_);
         tr.util_uuid = next_uuid_++;
         std::string n = tr.name + " utilization (%)";
-        put_descriptor(counter_track(tr.util_uuid, parent, n, tr.rank + 1, "%"));
+        put_descriptor(detail::perfetto::counter_track(tr.util_uuid, parent, n, tr.rank + 1, "%"));
         if (is_dma(eng)) {
           tr.bw_uuid = next_uuid_++;
           n = tr.name + " bandwidth (GB/s)";
-          put_descriptor(counter_track(tr.bw_uuid, parent, n, tr.rank + 2, "GB/s"));
+          put_descriptor(
+              detail::perfetto::counter_track(tr.bw_uuid, parent, n, tr.rank + 2, "GB/s"));
         }
       }
     }
@@ -28454,7 +28572,7 @@ class perfetto_sink {
         pit->second = next_uuid_++;
         std::string pn(h.process_name(pid));
         if (pn.empty()) pn = "host " + std::to_string(pid);
-        put_descriptor(process_or_thread(pit->second, pn, pid));
+        put_descriptor(detail::perfetto::process_or_thread(pit->second, pn, pid));
       }
       auto& tr = tracks_.emplace_back();
       tr.seq = next_seq_++;
@@ -28466,7 +28584,7 @@ class perfetto_sink {
       tr.lane_parent = pit->second;
       std::uint64_t uuid = next_uuid_++;
       tr.lanes.push_back(uuid);
-      put_descriptor(process_or_thread(uuid, tr.name, pid, tid));
+      put_descriptor(detail::perfetto::process_or_thread(uuid, tr.name, pid, tid));
       last_key_ = ~0u;
     }
     return tracks_[it->second];
@@ -28477,9 +28595,9 @@ class perfetto_sink {
     tr.lanes.push_back(uuid);
     if (tr.thread) {
       std::string n = tr.name + " (overlap)";
-      put_descriptor(plain(uuid, tr.lane_parent, n));
+      put_descriptor(detail::perfetto::plain(uuid, tr.lane_parent, n));
     } else {
-      put_descriptor(plain(uuid, tr.lane_parent, tr.name, tr.rank));
+      put_descriptor(detail::perfetto::plain(uuid, tr.lane_parent, tr.name, tr.rank));
     }
   }
 
@@ -28570,6 +28688,39 @@ class perfetto_sink {
     commit(p);
   }
 
+  /// The advisor's findings: a "Findings (tpuprof advise)" track with one
+  /// child track per finding and on it one slice over its commands' extent.
+  template <class Notes>  // a template: parsed, not compiled, where unused (compile budget)
+  void put_notes(const Notes& notes) {
+    const std::uint64_t root = next_uuid_++;
+    put_descriptor(detail::perfetto::plain(root, 0, "Findings (tpuprof advise)", -1, true));
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+      const slice_note& n = notes[i];
+      auto& tr = tracks_.emplace_back();
+      tr.seq = next_seq_++;
+      tr.name = n.id + " " + n.rule + " (" + n.severity + ")";
+      tr.rank = static_cast<std::int32_t>(i);
+      tr.lane_parent = root;
+      tr.packer = lane_packer(true);
+      tr.packer.reserve_first();
+      add_lane(tr);
+      const std::int64_t b = to_ns(n.begin_ns), e = std::max(b, to_ns(n.end_ns));
+      const std::string label = n.id + " " + n.rule;
+      slice(
+          tr, b, e,
+          [&](std::uint8_t*& p, std::size_t) {
+            using namespace detail::proto;
+            using namespace detail::perfetto;
+            auto* te = begin_nested(p, trace_packet::track_event);
+            p = put_uint(p, track_event::type, value::slice_begin);
+            p = put_string(p, track_event::name, label);
+            p = put_note(p, n, true);
+            p = end_nested(te, p);
+          },
+          64 + detail::proto::string_bound(label) + detail::perfetto::note_bound(n, true));
+    }
+  }
+
   // ---- counters ---------------------------------------------------------------
   std::uint32_t counter_seq() {
     if (!counter_seq_) counter_seq_ = next_seq_++;
@@ -28609,7 +28760,7 @@ class perfetto_sink {
                                  : device_track(c.device);
       it->second = next_uuid_++;
       std::string n(c.name);
-      put_descriptor(counter_track(it->second, parent, n, 100, c.unit));
+      put_descriptor(detail::perfetto::counter_track(it->second, parent, n, 100, c.unit));
     }
     return it->second;
   }
@@ -33794,6 +33945,1191 @@ inline void write_critical_path(
 
 }  // namespace tpuprof::detail::html
 // ---- end <tpuprof/report/detail/critical_path_section.hpp>
+// ---- begin <tpuprof/report/detail/findings_section.hpp>
+/// The "findings" member of the HTML report's metadata (report_findings.js
+/// draws the section and the timeline highlight from it): written only when
+/// html_options::findings is set. "list" holds each finding in the schema of
+/// `tpuprof advise --format json`; "at" the same findings' commands as
+/// [lane, index in the lane, ...] of the page's timeline.
+
+
+// ---- begin <tpuprof/report/findings_summary.hpp>
+/// findings_summary: what the HTML report shows of the advisor
+/// (algo::advise_findings): each finding as `tpuprof advise --format json`
+/// writes it (rule, severity, recoverable time, evidence, message), and its
+/// commands by track and position among the shown events, to highlight them
+/// on the timeline. Set html_options::findings to it.
+
+
+// ---- begin <tpuprof/algo/advisor.hpp>
+/// algo::advisor: ranked findings with recoverable time. Each rule
+/// (algo/advise/rules_*.hpp) proposes a fix; the what-if replay measures the
+/// span each fix saves. Recoverable time is assigned once: the fixes are
+/// applied one after another (largest alone first) and each finding gets the
+/// span its fix removes on top of the earlier ones, capped at its bucket, so
+/// the findings' sum never exceeds the span.
+
+
+// ---- begin <tpuprof/algo/advise/context.hpp>
+/// algo::advise context and candidates: what the rules read (the graph, idle
+/// causes, ceilings, operands, the compiler's estimate) and what each rule
+/// proposes (the commands it blames, their time, and the fix to replay).
+
+
+// ---- begin <tpuprof/algo/advise/fix_replay.hpp>
+/// algo::advise fix replay: the what-if replay (whatif.hpp) with per-command
+/// fixes: a duration factor and a cut of the wait before the command. The time
+/// a finding can recover is the span the replay loses when its fix is applied.
+
+
+// ---- begin <tpuprof/algo/whatif.hpp>
+/// algo::whatif: re-schedules a dependency graph with measured durations and
+/// measured issue latencies (no change reproduces the span), then with scaled
+/// durations (`gdma=0.5`, `op:conv.normal=0.8`, `layer:12=0`, `core:1=2`):
+/// the predicted span and the new critical path.
+
+
+
+namespace tpuprof::algo {
+
+/// One scaling rule: commands that match get their duration multiplied by `factor`.
+struct scale_rule {
+  enum class kind : std::uint8_t { engine, op, layer, core, function };
+  kind what = kind::engine;
+  tpuprof::engine eng = tpuprof::engine::tiu;
+  std::string text;         ///< op or function name
+  std::int64_t number = 0;  ///< layer id or core
+  double factor = 1;
+};
+
+/// Parses `ENGINE=F`, `op:NAME=F`, `function:NAME=F`, `layer:ID=F` or
+/// `core:N=F` (F >= 0, a duration factor: 0.5 = twice as fast). Throws
+/// std::invalid_argument naming what is wrong.
+inline scale_rule parse_scale(std::string_view spec) {
+  const auto eq = spec.rfind('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw std::invalid_argument("scale '" + std::string(spec) + "': expected WHAT=FACTOR");
+  scale_rule r;
+  const std::string f(spec.substr(eq + 1));
+  std::size_t used = 0;
+  try {
+    r.factor = std::stod(f, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != f.size() || f.empty() || !(r.factor >= 0) ||
+      r.factor == std::numeric_limits<double>::infinity())
+    throw std::invalid_argument("scale '" + std::string(spec) + "': not a factor >= 0: " + f);
+  const auto what = spec.substr(0, eq);
+  const auto colon = what.find(':');
+  auto integer = [&](std::string_view s) {
+    std::int64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || p != s.data() + s.size() || s.empty())
+      throw std::invalid_argument("scale '" + std::string(spec) +
+                                  "': not an integer: " + std::string(s));
+    return v;
+  };
+  if (colon == std::string_view::npos) {
+    const auto e = parse_engine(what);
+    if (!e || !is_hardware(*e))
+      throw std::invalid_argument("scale '" + std::string(spec) + "': unknown engine '" +
+                                  std::string(what) + "' (tiu, gdma, sdma, cdma)");
+    r.eng = *e;
+    return r;
+  }
+  const auto key = what.substr(0, colon), arg = what.substr(colon + 1);
+  if (key == "op") {
+    r.what = scale_rule::kind::op;
+    r.text = std::string(arg);
+  } else if (key == "function") {
+    r.what = scale_rule::kind::function;
+    r.text = std::string(arg);
+  } else if (key == "layer") {
+    r.what = scale_rule::kind::layer;
+    r.number = integer(arg);
+  } else if (key == "core") {
+    r.what = scale_rule::kind::core;
+    r.number = integer(arg);
+  } else {
+    throw std::invalid_argument("scale '" + std::string(spec) +
+                                "': expected ENGINE, op:, function:, layer: or core:");
+  }
+  return r;
+}
+
+/// The duration factor of `e` under `rules` (product of the rules it matches).
+inline double scale_factor(const engine_event& e, const std::vector<scale_rule>& rules,
+                           const name_table& names) {
+  double f = 1;
+  for (const scale_rule& r : rules) {
+    bool hit = false;
+    switch (r.what) {
+      case scale_rule::kind::engine:
+        hit = e.engine == r.eng;
+        break;
+      case scale_rule::kind::op:
+        hit = e.op != 0 && names[e.op] == r.text;
+        break;
+      case scale_rule::kind::function:
+        hit = e.function != 0 && names[e.function] == r.text;
+        break;
+      case scale_rule::kind::layer:
+        hit = e.layer_id == r.number;
+        break;
+      case scale_rule::kind::core:
+        hit = e.engine != engine::cdma && e.unit == r.number;
+        break;
+    }
+    if (hit) f *= r.factor;
+  }
+  return f;
+}
+
+/// A replayed schedule and its critical path.
+struct whatif_result {
+  double measured_span_ns = 0;
+  double replayed_span_ns = 0;   ///< no change: within rounding of the measured span
+  double predicted_span_ns = 0;  ///< with the factors
+  std::uint64_t scaled = 0;      ///< commands whose duration changed
+  schedule predicted;
+  critical_path_result path;  ///< the critical path of the predicted schedule
+};
+
+namespace detail {
+
+/// Re-schedules the graph: a node with predecessors starts at the latest
+/// (predecessor end + lag), one without keeps its measured begin.
+template <class Lag>
+schedule replay(const dependency_graph& g, const std::vector<double>& factor, Lag&& lag) {
+  schedule s;
+  s.begin.assign(g.size(), 0);
+  s.end.assign(g.size(), 0);
+  for (std::uint32_t n : g.order) {
+    const engine_event& e = g.events[n];
+    double start = -std::numeric_limits<double>::infinity();
+    bool any = false;
+    for_each_pred(g, n, [&](std::uint32_t p, edge_kind k) {
+      start = std::max(start, s.end[p] + lag(p, n, k));
+      any = true;
+    });
+    s.begin[n] = any ? start : e.begin_ns;
+    s.end[n] = s.begin[n] + e.dur_ns() * (factor.empty() ? 1.0 : factor[n]);
+  }
+  return s;
+}
+
+inline double span_of(const schedule& s) {
+  if (s.begin.empty()) return 0;
+  return *std::max_element(s.end.begin(), s.end.end()) -
+         *std::min_element(s.begin.begin(), s.begin.end());
+}
+
+}  // namespace detail
+
+/// Replays `g` unchanged and with `rules`; the predicted critical path is taken
+/// on the predicted schedule (binding = the predecessor whose end + lag is latest).
+inline whatif_result whatif(const dependency_graph& g, const std::vector<scale_rule>& rules,
+                            const name_table& names) {
+  whatif_result w;
+  const critical_path_result measured_path = critical_path(g);
+  const detail::lag_model lag{&g, &measured_path};
+  w.measured_span_ns = measured_path.span_ns();
+  w.replayed_span_ns = detail::span_of(detail::replay(g, {}, lag));
+  std::vector<double> factor(g.size(), 1.0);
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    factor[n] = scale_factor(g.events[n], rules, names);
+    if (factor[n] != 1.0) ++w.scaled;
+  }
+  w.predicted = detail::replay(g, factor, lag);
+  w.predicted_span_ns = detail::span_of(w.predicted);
+  std::uint32_t last = 0;
+  detail::bind(g, detail::schedule_times{&w.predicted}, lag, w.path, last);
+  detail::walk(g, detail::schedule_times{&w.predicted}, last, w.path);
+  return w;
+}
+
+}  // namespace tpuprof::algo
+// ---- end <tpuprof/algo/whatif.hpp>
+
+namespace tpuprof::algo::advise {
+
+/// What fixing a finding changes: per command, its duration factor and how
+/// many ns earlier it could start (its incoming lags shortened; the engine-order
+/// lag never below 0, so a queue never overlaps itself).
+struct fix {
+  std::vector<std::pair<std::uint32_t, double>> factor;  ///< node, duration factor
+  std::vector<std::pair<std::uint32_t, double>> cut;     ///< node, ns earlier
+  /// node, the command its dependency (cmd_id_dep) names instead (no_node: none).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> repoint;
+  bool empty() const noexcept { return factor.empty() && cut.empty() && repoint.empty(); }
+};
+
+/// The replay model of one graph: measured lags, then fixes on top. The lags of
+/// every edge are read once (lag_model), so a replay is one pass over flat arrays.
+class fix_replay {
+ public:
+  explicit fix_replay(const dependency_graph& g) : g_(&g), cp_(critical_path(g)) {
+    const detail::lag_model lag{&g, &cp_};
+    const std::size_t n = g.size();
+    factor_.assign(n, 1.0);
+    cut_.assign(n, 0.0);
+    dep_.assign(n, keep_dep);
+    lags_.assign(n, edge_lags{});
+    for (std::uint32_t i = 0; i < n; ++i)
+      detail::for_each_pred(g, i, [&](std::uint32_t p, edge_kind k) {
+        const double l = lag(p, i, k);
+        (k == edge_kind::engine_order ? lags_[i].prev
+         : k == edge_kind::dependency ? lags_[i].dep
+                                      : lags_[i].sync) = l;
+      });
+    base_ = run();
+  }
+  /// Span of the unchanged replay (equals the measured span up to rounding).
+  double base_span() const noexcept { return base_; }
+  double measured_span() const noexcept { return cp_.span_ns(); }
+  const critical_path_result& path() const noexcept { return cp_; }
+
+  /// Span with the fixes applied so far plus `f` (kept when `keep`).
+  double span_with(const fix& f, bool keep) {
+    apply(f);
+    const double s = run();
+    if (!keep) {  // newest first, so a node fixed twice gets its first value back
+      for (auto it = undo_f_.rbegin(); it != undo_f_.rend(); ++it) factor_[it->first] = it->second;
+      for (auto it = undo_c_.rbegin(); it != undo_c_.rend(); ++it) cut_[it->first] = it->second;
+      for (auto it = undo_d_.rbegin(); it != undo_d_.rend(); ++it) dep_[it->first] = it->second;
+    }
+    return s;
+  }
+  /// Keeps `f` without a replay (its span is known: span_with(f, false) just before).
+  void keep(const fix& f) { apply(f); }
+
+ private:
+  /// Applies `f`, noting the old values (undo_*_).
+  void apply(const fix& f) {
+    undo_f_.clear();
+    undo_c_.clear();
+    undo_d_.clear();
+    for (auto [n, x] : f.factor) {
+      undo_f_.emplace_back(n, factor_[n]);
+      factor_[n] *= x;
+    }
+    for (auto [n, c] : f.cut) {
+      undo_c_.emplace_back(n, cut_[n]);
+      cut_[n] = std::max(cut_[n], c);
+    }
+    for (auto [n, d] : f.repoint) {
+      undo_d_.emplace_back(n, dep_[n]);
+      dep_[n] = d;
+    }
+  }
+
+  /// The measured lag of each incoming edge of a node (lag_model), read once.
+  struct edge_lags {
+    double prev = 0, dep = 0, sync = 0;
+  };
+
+  /// The replay: each node starts at its latest predecessor's end plus the edge's
+  /// lag, minus its cut (for_each_pred's edges, with the fixes applied).
+  double run() {
+    const dependency_graph& g = *g_;
+    if (g.size() == 0) return 0;
+    end_.resize(g.size());
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (std::uint32_t n : g.order) {
+      const edge_lags& l = lags_[n];
+      const double cut = cut_[n];
+      double start = -std::numeric_limits<double>::infinity();
+      bool any = false;
+      if (const std::uint32_t p = g.prev[n]; p != no_node) {  // a queue never overlaps itself
+        start = end_[p] + std::max(l.prev - cut, 0.0);
+        any = true;
+      }
+      if (std::uint32_t p = g.usable_dep(n); p != no_node) {
+        if (dep_[n] != keep_dep) p = dep_[n];  // the new awaited command, the old edge's lag
+        if (p != no_node) {
+          start = std::max(start, end_[p] + l.dep - cut);
+          any = true;
+        }
+      }
+      if (const std::uint32_t p = g.usable_sync(n); p != no_node) {
+        start = std::max(start, end_[p] + l.sync - cut);
+        any = true;
+      }
+      const engine_event& e = g.events[n];
+      const double b = any ? start : e.begin_ns - cut;
+      end_[n] = b + e.dur_ns() * factor_[n];
+      lo = std::min(lo, b);
+      hi = std::max(hi, end_[n]);
+    }
+    return hi - lo;
+  }
+
+  const dependency_graph* g_;
+  critical_path_result cp_;
+  std::vector<edge_lags> lags_;
+  std::vector<double> factor_, cut_, end_;
+  static constexpr std::uint32_t keep_dep = no_node - 1;
+  std::vector<std::uint32_t> dep_;  ///< per node: keep_dep, or the repointed dependency
+  std::vector<std::pair<std::uint32_t, double>> undo_f_, undo_c_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> undo_d_;
+  double base_ = 0;
+};
+
+}  // namespace tpuprof::algo::advise
+// ---- end <tpuprof/algo/advise/fix_replay.hpp>
+
+namespace tpuprof::algo::advise {
+
+/// Tunables of the rules (defaults documented in docs/analysis.md).
+struct rule_options {
+  double outlier = 4;         ///< a wait counts when longer than outlier x the queue's median
+  double min_excess_ns = 50;  ///< and longer than the median by at least this
+  double low_uarch = 0.5;     ///< uArch rate below this x the op's median rate
+  double slow_dma = 0.5;      ///< DMA bandwidth below this x the plateau
+  double imbalance = 1.1;     ///< busiest core above this x the mean of the others
+  double over_estimate = 2;   ///< measured above this x the compiler's estimate
+  double bank_conflict_factor = 0.5;  ///< duration of a conflicting command once fixed
+  unsigned min_run = 4;  ///< serial-dma without layers, small-dma: consecutive commands
+};
+
+/// What the rules read. `operands` (node -> its memory operands) may be empty;
+/// `estimate_ns` (layer -> the compiler's estimate of its busy time) may be empty.
+struct context {
+  const dependency_graph* g = nullptr;
+  const name_table* names = nullptr;
+  std::vector<queue_idle> idle;
+  chip_ceilings ceilings;
+  std::function<std::span<const regs::mem_operand>(std::uint32_t)> operands;
+  std::map<std::int32_t, double> estimate_ns;
+  rule_options opt;
+};
+
+/// One rule's proposal: the fix, the blamed commands with the ns each accounts
+/// for, and the bucket (time the rule looked at; recoverable never exceeds it).
+struct candidate {
+  candidate() = default;
+  explicit candidate(std::string_view r) : rule(r) {}
+  std::string_view rule;
+  fix f;
+  std::vector<std::pair<std::uint32_t, double>> evidence;
+  double bucket_ns = 0;
+  std::string what;  ///< measured facts for the message ("plateau 60.1 GB/s", ...)
+};
+
+namespace detail {
+
+inline double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+/// "12.3 us" (ns below 1 us, ms above 1 ms): durations in messages.
+inline std::string fmt_ns(double ns) {
+  char b[32];
+  if (ns < 1e3)
+    std::snprintf(b, sizeof b, "%.0f ns", ns);
+  else if (ns < 1e6)
+    std::snprintf(b, sizeof b, "%.1f us", ns / 1e3);
+  else
+    std::snprintf(b, sizeof b, "%.2f ms", ns / 1e6);
+  return b;
+}
+
+inline bool is_dma(engine e) noexcept {
+  return e == engine::gdma || e == engine::sdma || e == engine::cdma;
+}
+
+/// Loads fill local memory (or L2); stores drain it.
+inline bool is_load(direction d) noexcept {
+  return d == direction::s2l || d == direction::m2l || d == direction::c2l || d == direction::s2m;
+}
+inline bool is_store(direction d) noexcept {
+  return d == direction::l2s || d == direction::l2m || d == direction::m2s;
+}
+
+}  // namespace detail
+}  // namespace tpuprof::algo::advise
+// ---- end <tpuprof/algo/advise/context.hpp>
+// ---- begin <tpuprof/algo/advise/rules_commands.hpp>
+/// algo::advise rules on single commands: `lane-underuse` (conv / matmul whose
+/// lane dimension is not a multiple of the NPU lanes: lanes idle in the last pass),
+/// `low-uarch` (other ops likewise), `bank-conflict` (a TIU command reads and
+/// writes the same local-memory bank), `over-estimate` (layers slower than the
+/// compiler's estimate).
+
+
+
+namespace tpuprof::algo::advise {
+
+namespace detail {
+
+/// Conv / matmul-class ops (the cube): their lanes are the input channels.
+inline bool is_cube_op(std::string_view op) {
+  std::string s(op);
+  for (char& ch : s) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+  return s.find("conv") != std::string::npos || s.find("mm") != std::string::npos ||
+         s.find("matmul") != std::string::npos;
+}
+
+inline bool is_conv_op(std::string_view op) {
+  std::string s(op);
+  for (char& ch : s) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+  return s.find("conv") != std::string::npos;
+}
+
+}  // namespace detail
+
+/// Whether uArch rate `r` is c / align_up(c, lanes) for a channel count c that
+/// is not a multiple of the lanes (the lanes past c idle in the last pass).
+inline bool lanes_explain(double r, unsigned lanes) {
+  if (lanes == 0 || !(r > 0) || !(r < 1)) return false;
+  for (unsigned m = 1; m <= 8; ++m) {
+    const double ch = r * lanes * m;
+    const double k = std::round(ch);
+    if (std::abs(ch - k) < 1e-3 && k > lanes * (m - 1) && k < lanes * m) return true;
+  }
+  return false;
+}
+
+/// The share of the lanes a cube command keeps busy: its result's lane dimension
+/// d (output channels, matrix rows) over align_up(d, lanes), times its input's
+/// on chips whose convs pad the input channels to the lanes too. The other
+/// losses in the uArch rate (execution-unit and cube alignment of the other
+/// dimensions) are not the lanes'. nullopt when the operands do not say.
+inline std::optional<double> lane_fill(std::span<const regs::mem_operand> ops, unsigned lanes,
+                                       bool input_lanes) {
+  if (lanes == 0) return std::nullopt;
+  double fill = 1;
+  bool out = false, in = !input_lanes;
+  for (const regs::mem_operand& o : ops) {
+    if (o.kind != regs::mem_kind::local || o.index != 0 || o.lane_dim == 0) continue;
+    if (o.write ? out : in) continue;
+    (o.write ? out : in) = true;
+    const double d = o.lane_dim;
+    fill *= d / static_cast<double>((o.lane_dim + lanes - 1) / lanes * lanes);
+  }
+  if (!out) return std::nullopt;
+  return fill;
+}
+
+/// `lane-underuse`: conv / matmul commands whose lanes idle (lane_fill < 1, or,
+/// without operands, a uArch rate the lane count explains); fixed, they take
+/// duration x fill (all lanes used; the other alignment losses stay).
+/// `low-uarch`: other TIU commands below low_uarch x the median rate of their
+/// op; fixed, at the median rate.
+inline std::vector<candidate> uarch_rules(const context& c) {
+  const dependency_graph& g = *c.g;
+  std::map<name_id, std::vector<double>> rates;
+  for (const engine_event& e : g.events)
+    if (e.engine == engine::tiu && std::isfinite(e.uarch_rate) && e.uarch_rate > 0)
+      rates[e.op].push_back(e.uarch_rate);
+  std::map<name_id, double> typical;
+  for (auto& [op, v] : rates) typical[op] = detail::median(std::move(v));
+  candidate lanes{"lane-underuse"}, low{"low-uarch"};
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    const engine_event& e = g.events[n];
+    if (e.engine != engine::tiu || !std::isfinite(e.uarch_rate) || !(e.uarch_rate > 0)) continue;
+    const bool cube = c.names && e.op != 0 && detail::is_cube_op((*c.names)[e.op]);
+    std::optional<double> fill;
+    if (cube && c.operands) {
+      const bool conv = detail::is_conv_op((*c.names)[e.op]);
+      fill = lane_fill(c.operands(n), c.ceilings.lanes, conv && c.ceilings.conv_input_lanes);
+    }
+    if (cube && !fill && lanes_explain(e.uarch_rate, c.ceilings.lanes)) fill = e.uarch_rate;
+    double f = 1;
+    candidate* k = nullptr;
+    if (fill && *fill < 1) {
+      f = *fill;
+      k = &lanes;
+    } else if (e.uarch_rate < c.opt.low_uarch * typical[e.op]) {
+      f = e.uarch_rate / typical[e.op];
+      k = &low;
+    } else {
+      continue;
+    }
+    k->f.factor.emplace_back(n, f);
+    k->evidence.emplace_back(n, e.dur_ns() * (1 - f));
+    k->bucket_ns += e.dur_ns() * (1 - f);
+  }
+  if (c.ceilings.lanes) lanes.what = std::to_string(c.ceilings.lanes) + " NPU lanes";
+  std::vector<candidate> out;
+  if (!lanes.f.empty()) out.push_back(std::move(lanes));
+  if (!low.f.empty()) out.push_back(std::move(low));
+  return out;
+}
+
+/// `bank-conflict`: a TIU command with an input and its output in the same
+/// local-memory bank; fixed, it takes bank_conflict_factor of its time.
+inline std::vector<candidate> bank_conflict_rule(const context& c) {
+  const dependency_graph& g = *c.g;
+  const unsigned bank = c.ceilings.bank_bytes();
+  if (!c.operands || bank == 0) return {};
+  candidate k{"bank-conflict"};
+  const double f = c.opt.bank_conflict_factor;
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    if (g.events[n].engine != engine::tiu) continue;
+    const auto ops = c.operands(n);
+    std::uint32_t read_banks = 0, write_banks = 0;  // bit per bank (first 32)
+    for (const regs::mem_operand& o : ops) {
+      if (o.kind != regs::mem_kind::local || o.size == 0) continue;
+      const std::uint64_t b = o.address / bank;
+      if (b >= 32) continue;
+      (o.write ? write_banks : read_banks) |= std::uint32_t{1} << b;
+    }
+    if (!(read_banks & write_banks)) continue;
+    const double d = g.events[n].dur_ns();
+    k.f.factor.emplace_back(n, f);
+    k.evidence.emplace_back(n, d * (1 - f));
+    k.bucket_ns += d * (1 - f);
+  }
+  k.what = std::to_string(bank / 1024) + " KiB banks";
+  std::vector<candidate> out;
+  if (!k.f.empty()) out.push_back(std::move(k));
+  return out;
+}
+
+/// `over-estimate`: layers whose busy time (TIU + DMA) is above over_estimate x
+/// the compiler's estimate; fixed, they take the estimate.
+inline std::vector<candidate> over_estimate_rule(const context& c) {
+  if (c.estimate_ns.empty()) return {};
+  const dependency_graph& g = *c.g;
+  std::map<std::int32_t, double> busy;
+  for (const engine_event& e : g.events)
+    if (e.layer_id >= 0) busy[e.layer_id] += e.dur_ns();
+  candidate k{"over-estimate"};
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    const engine_event& e = g.events[n];
+    auto est = c.estimate_ns.find(e.layer_id);
+    if (e.layer_id < 0 || est == c.estimate_ns.end() || !(est->second > 0)) continue;
+    const double b = busy[e.layer_id];
+    if (!(b > c.opt.over_estimate * est->second)) continue;
+    const double f = est->second / b;
+    k.f.factor.emplace_back(n, f);
+    k.evidence.emplace_back(n, e.dur_ns() * (1 - f));
+    k.bucket_ns += e.dur_ns() * (1 - f);
+  }
+  std::vector<candidate> out;
+  if (!k.f.empty()) out.push_back(std::move(k));
+  return out;
+}
+
+}  // namespace tpuprof::algo::advise
+// ---- end <tpuprof/algo/advise/rules_commands.hpp>
+// ---- begin <tpuprof/algo/advise/rules_dma.hpp>
+/// algo::advise rules on DMA bandwidth, from the capture's own bandwidth curve
+/// (median bandwidth per power-of-two size, per DMA engine): `small-dma`
+/// (transfers below the knee of the curve, where bandwidth collapses) and
+/// `starved-tiu` (transfers above the knee that run far slower than the
+/// transfers of their size: strided / gathered reads that starve the TIU).
+
+
+
+namespace tpuprof::algo::advise {
+
+namespace detail {
+
+/// The bandwidth curve of one DMA engine.
+struct dma_curve {
+  std::vector<std::uint32_t> nodes;   ///< transfers with bytes and a duration
+  std::map<unsigned, double> median;  ///< log2(bytes) bucket -> median GB/s
+  double plateau = 0;                 ///< median GB/s of the largest tenth
+  unsigned knee = 0;                  ///< first bucket whose median reaches plateau / 2
+};
+
+inline unsigned size_bucket(std::uint64_t bytes) noexcept {
+  return static_cast<unsigned>(std::bit_width(bytes));
+}
+
+inline dma_curve curve_of(const dependency_graph& g, engine en) {
+  dma_curve cv;
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    const engine_event& e = g.events[n];
+    if (e.engine == en && e.has_bytes() && e.bytes > 0 && e.dur_ns() > 0) cv.nodes.push_back(n);
+  }
+  if (cv.nodes.size() < 20) return cv;
+  std::map<unsigned, std::vector<double>> by;
+  for (std::uint32_t n : cv.nodes)
+    by[size_bucket(g.events[n].bytes)].push_back(g.events[n].bandwidth_gbps());
+  for (auto& [b, v] : by) cv.median[b] = median(std::move(v));
+  std::vector<std::uint32_t> big = cv.nodes;
+  const std::size_t top = std::max<std::size_t>(big.size() / 10, 1);
+  std::nth_element(
+      big.begin(), big.begin() + static_cast<std::ptrdiff_t>(top - 1), big.end(),
+      [&](std::uint32_t a, std::uint32_t b) { return g.events[a].bytes > g.events[b].bytes; });
+  std::vector<double> bw;
+  for (std::size_t i = 0; i < top; ++i) bw.push_back(g.events[big[i]].bandwidth_gbps());
+  cv.plateau = median(std::move(bw));
+  cv.knee = by.rbegin()->first;
+  for (const auto& [b, m] : cv.median)
+    if (m >= cv.plateau / 2) {
+      cv.knee = b;
+      break;
+    }
+  return cv;
+}
+
+}  // namespace detail
+
+/// Expected GB/s of a transfer of bucket b: median of buckets b-1..b+1.
+inline double expected_bw(const detail::dma_curve& cv, unsigned b) {
+  double sum = 0;
+  int n = 0;
+  for (unsigned k = b ? b - 1 : 0; k <= b + 1; ++k)
+    if (auto it = cv.median.find(k); it != cv.median.end()) {
+      sum += it->second;
+      ++n;
+    }
+  return n ? sum / n : cv.plateau;
+}
+
+/// `small-dma` and `starved-tiu` over every DMA engine. small-dma: runs of at
+/// least min_run back-to-back transfers of one size below the knee of the
+/// curve; fixed, each run is one transfer of its total bytes at the curve's
+/// bandwidth for that size. starved-tiu: other transfers slower than slow_dma /
+/// 2 x the curve at their size; fixed, faster by the median slowdown of those
+/// transfers (their common cause, e.g. a stride).
+inline std::vector<candidate> dma_rules(const context& c) {
+  const dependency_graph& g = *c.g;
+  candidate small{"small-dma"}, slow{"starved-tiu"};
+  for (engine en : {engine::gdma, engine::sdma, engine::cdma}) {
+    const detail::dma_curve cv = detail::curve_of(g, en);
+    if (!(cv.plateau > 0)) continue;
+    std::vector<std::uint8_t> in_run(g.size(), 0);
+    auto tiny = [&](std::uint32_t n) {
+      const engine_event& e = g.events[n];
+      return e.engine == en && e.has_bytes() && e.bytes > 0 && e.dur_ns() > 0 &&
+             detail::size_bucket(e.bytes) < cv.knee;
+    };
+    for (std::uint32_t n = 0;
+         n < g.size();) {  // runs: same queue, same size (the last may be less)
+      if (!tiny(n)) {
+        ++n;
+        continue;
+      }
+      std::uint32_t m = n + 1;
+      while (m < g.size() && g.prev[m] == m - 1 && tiny(m) &&
+             (g.events[m].bytes == g.events[n].bytes ||
+              (g.events[m].bytes < g.events[n].bytes &&
+               (m + 1 == g.size() || !tiny(m + 1) || g.events[m + 1].bytes != g.events[n].bytes))))
+        ++m;
+      if (m - n >= c.opt.min_run) {
+        double bytes = 0, dur = 0;
+        for (std::uint32_t i = n; i < m; ++i) {
+          bytes += static_cast<double>(g.events[i].bytes);
+          dur += g.events[i].dur_ns();
+          in_run[i] = 1;
+        }
+        const double merged =
+            bytes / expected_bw(cv, detail::size_bucket(static_cast<std::uint64_t>(bytes)));
+        if (merged < dur) {
+          for (std::uint32_t i = n; i < m; ++i) {
+            small.f.factor.emplace_back(i, merged / dur);
+            small.evidence.emplace_back(i, g.events[i].dur_ns() * (1 - merged / dur));
+          }
+          small.bucket_ns += dur - merged;
+        }
+      }
+      n = m;
+    }
+    std::vector<std::pair<std::uint32_t, double>> slowed;  // node, slowdown
+    for (std::uint32_t n : cv.nodes) {
+      if (in_run[n]) continue;
+      const engine_event& e = g.events[n];
+      const double want = expected_bw(cv, detail::size_bucket(e.bytes)), bw = e.bandwidth_gbps();
+      if (bw < c.opt.slow_dma / 2 * want) slowed.emplace_back(n, want / bw);
+    }
+    std::vector<double> k;
+    for (auto [n, s] : slowed) k.push_back(s);
+    const double slowdown = detail::median(std::move(k));
+    for (auto [n, s] : slowed) {
+      const double f = 1 / slowdown, d = g.events[n].dur_ns();
+      slow.f.factor.emplace_back(n, f);
+      slow.evidence.emplace_back(n, d * (1 - f));
+      slow.bucket_ns += d * (1 - f);
+    }
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%s plateau %.1f GB/s, knee %llu B",
+                  std::string(name(en)).c_str(), cv.plateau, 1ull << (cv.knee ? cv.knee - 1 : 0));
+    small.what += (small.what.empty() ? "" : "; ") + std::string(buf);
+    if (!slowed.empty()) {
+      std::snprintf(buf, sizeof buf, "%s: %zu transfers %.1fx slower than their size's median",
+                    std::string(name(en)).c_str(), slowed.size(), slowdown);
+      slow.what += (slow.what.empty() ? "" : "; ") + std::string(buf);
+    }
+  }
+  std::vector<candidate> out;
+  if (!small.f.empty()) out.push_back(std::move(small));
+  if (!slow.f.empty()) out.push_back(std::move(slow));
+  return out;
+}
+
+}  // namespace tpuprof::algo::advise
+// ---- end <tpuprof/algo/advise/rules_dma.hpp>
+// ---- begin <tpuprof/algo/advise/rules_wait.hpp>
+/// algo::advise rules on waits: `serial-dma` (DMA and TIU wait for each other
+/// in turn: no overlap),
+/// `dispatch` (a queue waits for its issuer), `core-imbalance` (one core does
+/// more than the others). A wait counts when it is an outlier of its queue
+/// (longer than outlier x the median wait); the excess over the median is the
+/// fix (the command starts that much earlier).
+
+
+
+namespace tpuprof::algo::advise {
+
+/// `serial-dma`: a load that depends on TIU command X while the TIU command
+/// right after X depends on this load or a later one of its queue: load and
+/// compute take turns, neither runs ahead (a load of layer L that waits for
+/// layer L-1's compute instead of an older one). Stores waiting for the
+/// compute that produced their data are the normal case. Fixed (double-buffered),
+/// the load waits for the compute before X's layer instead (without layers: the
+/// TIU command before X, and only loads in runs of min_run count).
+inline std::vector<candidate> serial_dma_rule(const context& c) {
+  const dependency_graph& g = *c.g;
+  candidate k{"serial-dma"};
+  auto same_queue = [&](std::uint32_t a, std::uint32_t b) {
+    const engine_event &x = g.events[a], &y = g.events[b];
+    return x.engine == y.engine && x.unit == y.unit && x.device == y.device;
+  };
+  // Loads that take turns with the compute, in queue order (a run = consecutive such loads).
+  std::vector<std::uint32_t> turn(g.size(), no_node);  // load -> the TIU command it waits for
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    const engine_event& e = g.events[n];
+    if (!detail::is_dma(e.engine) || (e.layer_id >= 0 && !detail::is_load(e.dir()))) continue;
+    const std::uint32_t x = g.usable_dep(n);
+    if (x == no_node || g.events[x].engine != engine::tiu) continue;
+    const std::uint32_t y = x + 1;  // the TIU command after x
+    if (y >= g.size() || g.prev[y] != x) continue;
+    const std::uint32_t w = g.usable_dep(y);
+    if (w != no_node && w >= n && same_queue(w, n)) turn[n] = x;
+  }
+  // Without layers a buffer's reuse distance is unknown: only a lasting alternation
+  // (min_run loads of a queue in a row, stores of a layer between them not counted) is a
+  // fault. Both passes step over the same commands, so every command of a run gets its length.
+  std::vector<std::uint32_t> run(g.size(), 0);
+  auto before_in_run = [&](std::uint32_t n) {
+    std::uint32_t p = g.prev[n];
+    while (p != no_node && turn[p] == no_node && g.events[p].layer_id >= 0 &&
+           !detail::is_load(g.events[p].dir()))
+      p = g.prev[p];
+    return p != no_node && turn[p] != no_node ? p : no_node;
+  };
+  for (std::uint32_t n = 0; n < g.size(); ++n)
+    if (turn[n] != no_node) {
+      const std::uint32_t p = before_in_run(n);
+      run[n] = 1 + (p != no_node ? run[p] : 0);
+    }
+  for (std::uint32_t n = g.size(); n-- > 0;)  // a run's length to all its commands
+    if (turn[n] != no_node)
+      if (const std::uint32_t p = before_in_run(n); p != no_node) run[p] = std::max(run[p], run[n]);
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    const std::uint32_t x = turn[n];
+    if (x == no_node) continue;
+    const engine_event& e = g.events[n];
+    const bool layers = g.events[x].layer_id >= 0;
+    if (!layers && run[n] < c.opt.min_run) continue;
+    // Double-buffered, the load waits for the compute before X's layer (before X without layers).
+    std::uint32_t before = g.prev[x];
+    if (layers) {
+      before = x;
+      while (before != no_node && g.events[before].layer_id == g.events[x].layer_id)
+        before = g.prev[before];
+    }
+    const double wait = std::max(0.0, g.events[x + 1].begin_ns - g.events[x].end_ns);  // TIU idle
+    k.f.repoint.emplace_back(n, before);
+    k.evidence.emplace_back(n, wait);
+    k.evidence.emplace_back(x, 0);  // listed, after the loads
+    k.bucket_ns += g.events[x + 1].begin_ns - g.events[x].end_ns + e.dur_ns();
+  }
+  std::vector<candidate> out;
+  if (!k.f.empty()) out.push_back(std::move(k));
+  return out;
+}
+
+/// `dispatch`: the part of an idle interval after what its command waited for
+/// had ended (all of it when it waited for nothing): the issuer was late. It
+/// counts when an outlier of its queue; the excess over the queue's median is cut.
+inline std::vector<candidate> dispatch_rule(const context& c) {
+  const dependency_graph& g = *c.g;
+  candidate k{"dispatch"};
+  auto late = [&](const idle_interval& iv) {
+    const double ready =
+        iv.on == no_node ? iv.begin_ns : std::max(iv.begin_ns, g.events[iv.on].end_ns);
+    return iv.end_ns - ready;
+  };
+  for (const queue_idle& q : c.idle) {
+    std::vector<double> gaps;
+    for (const idle_interval& iv : q.intervals)
+      if (iv.cause != idle_cause::edge && iv.cause != idle_cause::unknown && iv.next != no_node)
+        gaps.push_back(late(iv));
+    const double med = detail::median(gaps);
+    for (const idle_interval& iv : q.intervals) {
+      if (iv.cause == idle_cause::edge || iv.cause == idle_cause::unknown || iv.next == no_node)
+        continue;
+      const double d = late(iv), excess = d - med;
+      if (!(d > c.opt.outlier * med) || excess < c.opt.min_excess_ns) continue;
+      k.f.cut.emplace_back(iv.next, excess);
+      k.evidence.emplace_back(iv.next, excess);
+      k.bucket_ns += d;
+    }
+  }
+  std::vector<candidate> out;
+  if (!k.f.empty()) out.push_back(std::move(k));
+  return out;
+}
+
+/// `core-imbalance`: the busiest core's commands scaled down to the mean busy
+/// time of the other cores (TIU, GDMA, SDMA; CDMA ports are not cores).
+inline std::vector<candidate> core_imbalance_rule(const context& c) {
+  const dependency_graph& g = *c.g;
+  std::map<std::pair<std::uint8_t, std::uint8_t>, double> busy;  // (device, core) -> TIU busy
+  for (const engine_event& e : g.events)
+    if (e.engine == engine::tiu) busy[{e.device, e.unit}] += e.dur_ns();
+  if (busy.size() < 2) return {};
+  auto top = busy.begin();
+  for (auto it = busy.begin(); it != busy.end(); ++it)
+    if (it->second > top->second) top = it;
+  double others = 0, mean = 0;
+  for (auto it = busy.begin(); it != busy.end(); ++it) {
+    if (it != top) others += it->second;
+    mean += it->second;
+  }
+  others /= static_cast<double>(busy.size() - 1);
+  mean /= static_cast<double>(busy.size());
+  if (!(top->second > c.opt.imbalance * others) || !(others > 0)) return {};
+  // The fix moves work, it does not remove it: every core's commands scaled to the mean.
+  candidate k{"core-imbalance"};
+  for (std::uint32_t n = 0; n < g.size(); ++n) {
+    const engine_event& e = g.events[n];
+    auto it = busy.find({e.device, e.unit});
+    if (e.engine == engine::cdma || it == busy.end() || !(it->second > 0)) continue;
+    const double f = mean / it->second;
+    k.f.factor.emplace_back(n, f);
+    if (it != top) continue;
+    k.evidence.emplace_back(n, e.dur_ns() * (1 - f));
+    k.bucket_ns += e.dur_ns() * (1 - f);
+  }
+  k.what = "core " + std::to_string(top->first.second) + " TIU busy " +
+           detail::fmt_ns(top->second) + ", other cores " + detail::fmt_ns(others) + " on average";
+  return {std::move(k)};
+}
+
+}  // namespace tpuprof::algo::advise
+// ---- end <tpuprof/algo/advise/rules_wait.hpp>
+
+namespace tpuprof::algo {
+
+enum class severity : std::uint8_t { info = 0, warn, error };
+
+constexpr std::string_view name(severity s) noexcept {
+  constexpr std::array<std::string_view, 3> n{"info", "warn", "error"};
+  return n[static_cast<std::size_t>(s)];
+}
+
+/// One finding: a rule, what it blames, and the time fixing it recovers.
+struct finding {
+  std::string id;  ///< "F1", "F2", ... in rank order
+  std::string_view rule;
+  algo::severity severity = severity::info;
+  double recoverable_ns = 0;            ///< span saved by the fix, on top of the earlier findings
+  double bucket_ns = 0;                 ///< time the rule looked at (recoverable <= bucket)
+  std::vector<std::int32_t> layers;     ///< most time first
+  std::vector<std::uint32_t> commands;  ///< graph nodes, most time first
+  std::string message;
+};
+
+struct advice {
+  double span_ns = 0;
+  std::vector<finding> findings;  ///< most recoverable first
+};
+
+/// Severity thresholds as shares of the span.
+struct advise_thresholds {
+  double warn = 0.05, error = 0.2;
+  double keep = 0.001;  ///< findings recovering less than this share of the span are dropped
+  std::size_t max_layers = 10, max_commands = 20;
+};
+
+namespace detail {
+
+/// Plain-language explanation and what to try, per rule.
+inline std::string advice_text(std::string_view rule) {
+  if (rule == "starved-tiu")
+    return "TIU waits for DMA transfers that run far slower than transfers of their size "
+           "(strided or gathered reads). Try: a contiguous layout for these tensors, a transpose "
+           "done once in local memory, or prefetching them earlier.";
+  if (rule == "serial-dma")
+    return "DMA and TIU wait for each other in turn: a load starts only after the compute "
+           "before it, and the next compute waits for the load (no overlap). Try: double-buffer "
+           "(ping-pong local memory) so loads run ahead; fuse the layers into a layer group.";
+  if (rule == "lane-underuse")
+    return "conv / matmul commands run far below their op's usual uArch rate: channels not a "
+           "multiple of the NPU lane count leave lanes idle. Try: pad or reorder channels to a "
+           "multiple of the lane count, or fold spatial dimensions into channels.";
+  if (rule == "low-uarch")
+    return "commands run far below their op's usual uArch rate (shapes that waste execution "
+           "units). Try: aligned shapes, another data layout, or a fused op.";
+  if (rule == "bank-conflict")
+    return "TIU commands read and write the same local-memory bank. Try: allocate the output "
+           "in another bank (the compiler's lmem allocation / bank-aware layout).";
+  if (rule == "small-dma")
+    return "DMA transfers too small to reach the bandwidth the capture shows for large ones. "
+           "Try: merge transfers (larger tiles, contiguous layouts), fewer strided slices.";
+  if (rule == "core-imbalance")
+    return "one core does more work than the others and the rest wait for it. Try: split the "
+           "work evenly (core-parallel slicing on another axis).";
+  if (rule == "dispatch")
+    return "engines wait for commands that were not issued yet (firmware / MCU issue latency). "
+           "Try: larger commands or fewer of them, static compilation instead of dynamic.";
+  if (rule == "over-estimate")
+    return "layers take far longer than the compiler's estimate (net_stat.sim). Check the "
+           "bandwidth and the dependencies of these layers; the cost model may miss a stall.";
+  return {};
+}
+
+/// Layers and commands of a candidate, most time first.
+inline void fill_evidence(const dependency_graph& g, const advise::candidate& k,
+                          const advise_thresholds& th, finding& f) {
+  std::map<std::uint32_t, double> by_node;
+  std::map<std::int32_t, double> by_layer;
+  for (auto [n, ns] : k.evidence) {
+    by_node[n] += ns;
+    if (g.events[n].layer_id >= 0) by_layer[g.events[n].layer_id] += ns;
+  }
+  std::vector<std::pair<double, std::uint32_t>> nodes;
+  for (auto [n, ns] : by_node) nodes.emplace_back(-ns, n);
+  std::sort(nodes.begin(), nodes.end());
+  for (std::size_t i = 0; i < nodes.size() && i < th.max_commands; ++i)
+    f.commands.push_back(nodes[i].second);
+  std::vector<std::pair<double, std::int32_t>> layers;
+  for (auto [l, ns] : by_layer) layers.emplace_back(-ns, l);
+  std::sort(layers.begin(), layers.end());
+  for (std::size_t i = 0; i < layers.size() && i < th.max_layers; ++i)
+    f.layers.push_back(layers[i].second);
+}
+
+}  // namespace detail
+
+/// Every rule over `c`, ranked. `c.g` must outlive the call.
+inline advice advise_findings(const advise::context& c, const advise_thresholds& th = {}) {
+  advice out;
+  const dependency_graph& g = *c.g;
+  if (g.size() == 0) return out;
+  std::vector<advise::candidate> cands;
+  auto add = [&](std::vector<advise::candidate>&& v) {
+    for (auto& k : v) cands.push_back(std::move(k));
+  };
+  add(advise::serial_dma_rule(c));
+  add(advise::dma_rules(c));
+  add(advise::dispatch_rule(c));
+  add(advise::core_imbalance_rule(c));
+  add(advise::uarch_rules(c));
+  add(advise::bank_conflict_rule(c));
+  add(advise::over_estimate_rule(c));
+  advise::fix_replay r(g);
+  out.span_ns = r.measured_span();
+  const double base = r.base_span();
+  std::vector<std::pair<double, std::size_t>> alone;  // standalone saving, candidate
+  std::vector<double> alone_span(cands.size());
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    alone_span[i] = r.span_with(cands[i].f, false);
+    alone.emplace_back(-(base - alone_span[i]), i);
+  }
+  std::sort(alone.begin(), alone.end());
+  double cur = base;
+  for (std::size_t j = 0; j < alone.size(); ++j) {
+    const std::size_t i = alone[j].second;
+    const advise::candidate& k = cands[i];
+    // The first fix lands on no other: its replay is the standalone one.
+    double next = alone_span[i];
+    if (j == 0)
+      r.keep(k.f);
+    else
+      next = r.span_with(k.f, true);
+    finding f;
+    f.rule = k.rule;
+    f.bucket_ns = k.bucket_ns;
+    f.recoverable_ns = std::clamp(cur - next, 0.0, k.bucket_ns);
+    cur = next;
+    detail::fill_evidence(g, k, th, f);
+    f.message = detail::advice_text(k.rule);
+    if (!k.what.empty()) f.message += " (" + k.what + ")";
+    out.findings.push_back(std::move(f));
+  }
+  std::stable_sort(
+      out.findings.begin(), out.findings.end(),
+      [](const finding& a, const finding& b) { return a.recoverable_ns > b.recoverable_ns; });
+  // What the earlier fixes left of a finding may be nothing (its commands' time was already
+  // recovered): below th.keep of the span it is no finding.
+  std::erase_if(out.findings,
+                [&](const finding& f) { return !(f.recoverable_ns >= th.keep * out.span_ns); });
+  for (std::size_t i = 0; i < out.findings.size(); ++i) {
+    finding& f = out.findings[i];
+    f.id = "F" + std::to_string(i + 1);
+    const double share = out.span_ns > 0 ? f.recoverable_ns / out.span_ns : 0;
+    f.severity = share >= th.error  ? severity::error
+                 : share >= th.warn ? severity::warn
+                                    : severity::info;
+    // Hints, not faults: the median rate of an op may not be reachable by every shape, and
+    // the compiler's estimate is a model.
+    if (f.rule == "low-uarch") f.severity = severity::info;
+    if (f.rule == "over-estimate" && f.severity == severity::error) f.severity = severity::warn;
+  }
+  return out;
+}
+
+/// The context of a graph: its idle causes, no operands, no estimate.
+inline advise::context make_context(const dependency_graph& g, const name_table& names,
+                                    const chip_ceilings& ceilings = {}) {
+  advise::context c;
+  c.g = &g;
+  c.names = &names;
+  c.idle = idle_causes(g);
+  c.ceilings = ceilings;
+  return c;
+}
+
+}  // namespace tpuprof::algo
+// ---- end <tpuprof/algo/advisor.hpp>
+
+namespace tpuprof::report {
+
+struct findings_summary {
+  /// One command of a finding's evidence.
+  struct command {
+    engine eng = engine::tiu;
+    unsigned core = 0;
+    std::uint32_t cmd_id = 0;
+    std::int32_t layer_id = -1;
+    double begin_ns = 0, end_ns = 0;  ///< analysed times, after the time origin (as advise)
+    track_key track;                  ///< where the timeline shows it
+    std::uint64_t index = 0;          ///< its position among the track's shown events
+  };
+  struct item {
+    std::string id, rule, severity;
+    double recoverable_ns = 0, bucket_ns = 0;
+    std::vector<std::int32_t> layers;
+    std::vector<command> commands;
+    std::string message;
+  };
+  double span_ns = 0;
+  /// The commands record what they wait for (false: SG2260 modes 0/1; the
+  /// wait rules and bound classes cannot run, the page says so).
+  bool dependency_data = false;
+  std::vector<item> findings;  ///< most recoverable first
+};
+
+/// The summary of `a` (advised on `g`) for a report of `shown`: the graph's
+/// events or another decode's of the same dump (algo::same_commands; else
+/// std::invalid_argument). `origin_ns` is subtracted from the analysed times
+/// (track_layout's origin, as `tpuprof advise` does).
+inline findings_summary summarize_findings(const algo::dependency_graph& g, const algo::advice& a,
+                                           std::span<const engine_event> shown, double origin_ns) {
+  if (!algo::same_commands(g.events, shown))
+    throw std::invalid_argument("summarize_findings: the events shown are not the analysed ones");
+  findings_summary s;
+  s.span_ns = a.span_ns;
+  s.dependency_data = g.has_data();
+  std::vector<std::uint32_t> first(shown.size());  // first event of each event's track
+  for (std::uint32_t i = 0; i < shown.size(); ++i)
+    first[i] = i > 0 && track_of(shown[i]) == track_of(shown[i - 1]) ? first[i - 1] : i;
+  for (const algo::finding& f : a.findings) {
+    findings_summary::item it{f.id,
+                              std::string(f.rule),
+                              std::string(name(f.severity)),
+                              f.recoverable_ns,
+                              f.bucket_ns,
+                              f.layers,
+                              {},
+                              f.message};
+    for (std::uint32_t n : f.commands) {
+      const engine_event& e = g.events[n];
+      it.commands.push_back({e.engine, unsigned{e.unit}, e.cmd_id, e.layer_id,
+                             e.begin_ns - origin_ns, e.end_ns - origin_ns, track_of(shown[n]),
+                             n - first[n]});
+    }
+    s.findings.push_back(std::move(it));
+  }
+  return s;
+}
+
+}  // namespace tpuprof::report
+// ---- end <tpuprof/report/findings_summary.hpp>
+
+namespace tpuprof::detail::html {
+
+/// `lane_pos`: the page's lane of a track, nullopt when the page has none.
+inline void write_findings(out_buffer& o, const report::findings_summary& s,
+                           const std::function<std::optional<std::size_t>(track_key)>& lane_pos) {
+  o.append("\"findings\":{\"span_ns\":");
+  put_num(o, s.span_ns);
+  o.append(s.dependency_data ? ",\"data\":true" : ",\"data\":false");
+  o.append(",\"list\":[");
+  bool first = true;
+  for (const auto& f : s.findings) {
+    json_comma(o, first);
+    o.append("{\"id\":");
+    put_str(o, f.id);
+    o.append(",\"rule\":");
+    put_str(o, f.rule);
+    o.append(",\"severity\":");
+    put_str(o, f.severity);
+    o.append(",\"recoverable_ns\":");
+    put_num(o, f.recoverable_ns);
+    o.append(",\"bucket_ns\":");
+    put_num(o, f.bucket_ns);
+    o.append(",\"layers\":[");
+    for (std::size_t i = 0; i < f.layers.size(); ++i) {
+      if (i) o.put(',');
+      put_int(o, f.layers[i]);
+    }
+    o.append("],\"commands\":[");
+    for (std::size_t i = 0; i < f.commands.size(); ++i) {
+      const auto& c = f.commands[i];
+      std::string en(name(c.eng));
+      for (char& ch : en) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+      o.append(i ? ",{\"engine\":" : "{\"engine\":");
+      put_str(o, en);
+      o.append(",\"core\":");
+      put_int(o, c.core);
+      o.append(",\"cmd_id\":");
+      put_int(o, c.cmd_id);
+      o.append(",\"layer_id\":");
+      put_int(o, c.layer_id);
+      o.append(",\"begin_ns\":");
+      put_num(o, c.begin_ns);
+      o.append(",\"end_ns\":");
+      put_num(o, c.end_ns);
+      o.put('}');
+    }
+    o.append("],\"message\":");
+    put_str(o, f.message);
+    o.put('}');
+  }
+  o.append("],\"at\":[");
+  first = true;
+  for (const auto& f : s.findings) {
+    json_comma(o, first);
+    o.put('[');
+    bool f1 = true;
+    for (const auto& c : f.commands) {
+      const auto lane = lane_pos(c.track);
+      if (!lane) continue;
+      json_comma(o, f1);
+      put_int(o, *lane);
+      o.put(',');
+      put_int(o, c.index);
+    }
+    o.put(']');
+  }
+  o.append("]}");
+}
+
+}  // namespace tpuprof::detail::html
+// ---- end <tpuprof/report/detail/findings_section.hpp>
 // ---- begin <tpuprof/report/detail/html_assets.hpp>
 // GENERATED by tools/embed_assets.py from assets/html/ -- do not edit.
 /// The HTML report's own JavaScript and CSS, embedded as string chunks.
@@ -33801,8 +35137,8 @@ inline void write_critical_path(
 
 namespace tpuprof::detail::html_assets {
 
-// assets/html/report.css
 inline constexpr std::string_view report_css[] = {
+    // assets/html/report.css
     R"tpuprof_asset(/* tpuprof HTML report: layout and colours (embedded by tools/embed_assets.py). */
 :root {
   --bg: #f6f7f9; --panel: #fff; --fg: #1d2330; --muted: #667085; --line: #dde1e7;
@@ -33868,11 +35204,13 @@ canvas.timeline.dragging { cursor: grabbing; }
 .bad { color: var(--bad); } .warn { color: var(--warn); } .good { color: var(--good); }
 ul.notes { margin: 4px 0; padding-left: 18px; max-height: 200px; overflow: auto; font-family: ui-monospace, monospace; font-size: 12px; }
 footer { color: var(--muted); font-size: 11px; margin: 8px 16px 16px; }
+table.findings td.msg { white-space: normal; min-width: 240px; }
+table.findings tr.on td { background: #fff4e5; }
 )tpuprof_asset",
 };
 
-// assets/html/report.js
 inline constexpr std::string_view report_js[] = {
+    // assets/html/report_core.js
     R"tpuprof_asset(// tpuprof HTML report: reads the embedded metadata (JSON) and the timeline
 // columns (base64 of zigzag LEB128 varints, see report/detail/lane_columns.hpp), then renders
 // the overview, the canvas timeline, the bandwidth charts and the tables.
@@ -34210,7 +35548,9 @@ inline constexpr std::string_view report_js[] = {
       el('div', null, el('h3', null, 'Capture properties'), props)));
   }
 
-  // ---------- timeline ----------
+)tpuprof_asset",
+    // assets/html/report_timeline.js
+    R"tpuprof_asset(  // ---------- timeline ----------
   const GUTTER = 150, AXIS = 22, ROW = 16, LANE_PAD = 4;
   const view = { t0: info.begin_ns, t1: info.end_ns > info.begin_ns ? info.end_ns : info.begin_ns + 1 };
   let highlight = null;  // Uint8Array over names, or null
@@ -34312,10 +35652,10 @@ inline constexpr std::string_view report_js[] = {
       ctx.beginPath(); ctx.rect(GUTTER, y0, plotW, h); ctx.clip();
       for (let d = 0; d < L.rows; d++) drawRow(L, d, y0 + d * ROW, t0, t1, s, cov, best, bestOp, touched, plotW);
       ctx.restore();
-)tpuprof_asset",
-    R"tpuprof_asset(      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
+      ctx.strokeStyle = '#eceff3'; ctx.beginPath(); ctx.moveTo(0, y0 + h + LANE_PAD / 2 + 0.5); ctx.lineTo(W, y0 + h + LANE_PAD / 2 + 0.5); ctx.stroke();
     });
     if (critOn) drawCriticalPath(t0, s, plotW);
+    if (findingOn !== null) drawFinding(t0, s, plotW);
     tl.drawMs = performance.now() - t_start;
   }
 
@@ -34367,7 +35707,8 @@ inline constexpr std::string_view report_js[] = {
     if (selected && selected.lane === L && depth[selected.i] === d) {
       const x0 = (b[selected.i] - t0) * s, x1 = (e[selected.i] - t0) * s;
       ctx.strokeStyle = '#c01048'; ctx.lineWidth = 2;
-      ctx.strokeRect(GUTTER + Math.max(x0, -2) - 1, y, Math.max(2, Math.min(x1, plotW + 2) - Math.max(x0, -2)) + 2, ROW);
+)tpuprof_asset",
+    R"tpuprof_asset(      ctx.strokeRect(GUTTER + Math.max(x0, -2) - 1, y, Math.max(2, Math.min(x1, plotW + 2) - Math.max(x0, -2)) + 2, ROW);
       ctx.lineWidth = 1;
     }
   }
@@ -34418,7 +35759,9 @@ inline constexpr std::string_view report_js[] = {
       el('h3', null, 'Idle time of each engine by cause'), idle);
   }
 
-  // Bandwidth rows: precomputed series when zoomed out, the events when zoomed in.
+)tpuprof_asset",
+    // assets/html/report_charts.js
+    R"tpuprof_asset(  // Bandwidth rows: precomputed series when zoomed out, the events when zoomed in.
   function bwBins(row, nb) {
     const out = new Float64Array(nb), t0 = view.t0, t1 = view.t1, bin = (t1 - t0) / nb;
     const w = meta.bw.window_ns, o = meta.bw.origin_ns, data = row.data;
@@ -34476,8 +35819,7 @@ inline constexpr std::string_view report_js[] = {
         const yv = y0 + h - (bins[k] / peak) * (h - 4);
         ctx.lineTo(GUTTER + k * (plotW / nb), yv); ctx.lineTo(GUTTER + (k + 1) * (plotW / nb), yv);
       }
-)tpuprof_asset",
-    R"tpuprof_asset(      ctx.lineTo(GUTTER + plotW, y0 + h); ctx.closePath();
+      ctx.lineTo(GUTTER + plotW, y0 + h); ctx.closePath();
       ctx.globalAlpha = 0.75; ctx.fillStyle = row.lane.color; ctx.fill(); ctx.globalAlpha = 1;
     });
   }
@@ -34591,7 +35933,8 @@ inline constexpr std::string_view report_js[] = {
   }
   function drawMem(Q) {
     const t_start = performance.now();
-    const { ctx } = Q, W = tl.W, dpr = tl.dpr, H = Q.H;
+)tpuprof_asset",
+    R"tpuprof_asset(    const { ctx } = Q, W = tl.W, dpr = tl.dpr, H = Q.H;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
     drawAxis(ctx, W, H);
@@ -34637,8 +35980,7 @@ inline constexpr std::string_view report_js[] = {
       }
       const off = document.createElement('canvas');
       off.width = gw; off.height = gh;
-)tpuprof_asset",
-    R"tpuprof_asset(      const octx = off.getContext('2d'), img = octx.createImageData(gw, gh), px = img.data;
+      const octx = off.getContext('2d'), img = octx.createImageData(gw, gh), px = img.data;
       for (let k = 0, q = 0; k < gw * gh; k++, q += 4) {
         const r = rd[k], w = wr[k];
         if (r === 0 && w === 0) continue;
@@ -34696,7 +36038,9 @@ inline constexpr std::string_view report_js[] = {
         dropped ? el('span', { class: 'bad' }, num(dropped) + ' operands past the report\u2019s limit are not drawn') : null));
   }
 
-  let pending = false;
+)tpuprof_asset",
+    // assets/html/report_view.js
+    R"tpuprof_asset(  let pending = false;
   function redraw() {
     if (pending) return;
     pending = true;
@@ -34789,8 +36133,7 @@ inline constexpr std::string_view report_js[] = {
   // Tooltip fields of event i of lane L, as [label, text] pairs.
   function eventFields(L, i) {
     const f = [];
-)tpuprof_asset",
-    R"tpuprof_asset(    const op = colv(L, 'op', i), ty = colv(L, 'ty', i), fl = colv(L, 'fl', i), byt = colv(L, 'by', i);
+    const op = colv(L, 'op', i), ty = colv(L, 'ty', i), fl = colv(L, 'fl', i), byt = colv(L, 'by', i);
     const [bc, ec] = cyclesOf(L, i);
     const b = L.b[i], e = L.e[i], d = e - b;
     f.push(['op', opName(op)]);
@@ -34852,7 +36195,85 @@ inline constexpr std::string_view report_js[] = {
     showTip(bw.rows[row].lane.label, [['time', dur(t - info.begin_ns)], ['bandwidth', bins[k].toFixed(3) + ' GB/s']], cx, cy);
   }
 
-  // ---------- tables ----------
+)tpuprof_asset",
+    // assets/html/report_findings.js
+    R"tpuprof_asset(  // ---------- findings (meta.findings: `tpuprof advise`, docs/analysis.md) ----------
+  let findingOn = null;  // index of the finding outlined on the timeline, or null
+  const SEV_CLASS = { error: 'bad', warn: 'warn', info: 'muted' };
+  // [lane, index] of finding k's commands that the page shows.
+  function findingPoints(k) {
+    const at = meta.findings.at[k] || [], pts = [];
+    for (let j = 0; j + 1 < at.length; j += 2) if (lanes[at[j]] && at[j + 1] < lanes[at[j]].n) pts.push([at[j], at[j + 1]]);
+    return pts;
+  }
+  // Time extent of finding k's commands on the timeline, or null.
+  function findingExtent(k) {
+    let b = Infinity, e = -Infinity;
+    for (const [li, i] of findingPoints(k)) { b = Math.min(b, lanes[li].b[i]); e = Math.max(e, lanes[li].e[i]); }
+    return b <= e ? [b, e] : null;
+  }
+  // Shades finding k's extent and outlines its commands.
+  function drawFinding(t0, s, plotW) {
+    const ctx = tl.ctx, x = findingExtent(findingOn);
+    if (!x) return;
+    ctx.save();
+    ctx.beginPath(); ctx.rect(GUTTER, AXIS, plotW, tl.H); ctx.clip();
+    ctx.fillStyle = 'rgba(247, 144, 9, 0.10)';
+    const a = GUTTER + (x[0] - t0) * s;
+    ctx.fillRect(a, AXIS, Math.max(2, (x[1] - x[0]) * s), tl.H - AXIS);
+    ctx.strokeStyle = '#dc6803'; ctx.lineWidth = 2;
+    for (const [li, i] of findingPoints(findingOn)) {
+      const L = lanes[li], x0 = GUTTER + (L.b[i] - t0) * s, x1 = GUTTER + (L.e[i] - t0) * s;
+      if (x1 < GUTTER - 2 || x0 > GUTTER + plotW + 2) continue;
+      ctx.strokeRect(x0 - 1, tl.laneY[li] + L.depth[i] * ROW, Math.max(2, x1 - x0 + 2), ROW);
+    }
+    ctx.restore();
+  }
+  // Outlines finding k (null: none) and zooms the timeline onto its commands.
+  function showFinding(k) {
+    findingOn = k;
+    document.querySelectorAll('#findings tr.finding').forEach((r) => r.classList.toggle('on', Number(r.dataset.k) === k));
+    const x = k === null ? null : findingExtent(k);
+    // A 10% margin each side, less when that would be wider than the run (setView clamps).
+    const room = x ? ((info.end_ns - info.begin_ns) * 1.02 / Math.max(x[1] - x[0], 1) - 1) / 2 : 0;
+    if (x) zoomTo(x[0], x[1], Math.max(0, Math.min(0.1, room))); else redraw();
+    if (k !== null) scrollToTimeline();
+  }
+  function findingsSection() {
+    const F = meta.findings;
+    if (!F) return null;
+    const share = (v) => (F.span_ns > 0 ? (100 * v / F.span_ns).toFixed(1) + '%' : '');
+    const kids = [];
+    if (!F.data)
+      kids.push(el('p', { class: 'warn' }, F.list.length
+        ? 'No dependency data in this dump (SG2260 modes 0/1 record no command dependencies): what each command waited for is unknown, so no finding rests on it and the bound classes are unknown; the findings below use what the dump has (engine order, sizes, rates).'
+        : 'Findings unavailable: this dump has no dependency data (SG2260 modes 0/1 record no command dependencies), so the advisor cannot tell what each engine waited for, and nothing else it can see stands out. Nothing is guessed; a mode-2 capture has the dependencies.'));
+    else if (!F.list.length)
+      kids.push(el('p', { class: 'good' }, 'No findings: no rule recovers 0.1% of the span or more.'));
+    if (F.list.length) {
+      const total = F.list.reduce((t, f) => t + f.recoverable_ns, 0);
+      kids.push(el('p', null, F.list.length + ' finding(s), most recoverable first; fixing all recovers ' + dur(total) + ' (' + share(total) +
+        ' of the ' + dur(F.span_ns) + ' span). Click a finding to show its commands on the timeline.'));
+      const rows = F.list.map((f, k) => {
+        const cut = f.message.indexOf(' Try: ');
+        const why = cut < 0 ? f.message : f.message.slice(0, cut), tryIt = cut < 0 ? '' : f.message.slice(cut + 6);
+        const layers = f.layers.length ? f.layers.join(', ') : '';
+        return el('tr', { class: 'finding click', 'data-k': k, onclick: () => showFinding(findingOn === k ? null : k) },
+          el('td', null, f.id), el('td', { class: 'l ' + (SEV_CLASS[f.severity] || '') }, f.severity), el('td', { class: 'l' }, f.rule),
+          el('td', null, dur(f.recoverable_ns)), el('td', null, share(f.recoverable_ns)),
+          el('td', { class: 'l' }, layers), el('td', null, String(f.commands.length)),
+          el('td', { class: 'l msg' }, why), el('td', { class: 'l msg' }, tryIt));
+      });
+      const head = ['id', 'severity', 'rule', 'recoverable', 'of span', 'layers', 'commands', 'what it found', 'what to try']
+        .map((h, c) => el('th', { class: [1, 2, 5, 7, 8].includes(c) ? 'l' : '' }, h));
+      kids.push(el('div', { class: 'tablewrap' }, el('table', { class: 'findings' }, el('thead', null, el('tr', null, head)), el('tbody', null, rows))));
+    }
+    return section('findings', 'Findings (tpuprof advise)', ...kids);
+  }
+
+)tpuprof_asset",
+    // assets/html/report_main.js
+    R"tpuprof_asset(  // ---------- tables ----------
   function tables() {
     const T = meta.tables;
     const evHeaders = [{ t: 'Lane' }, { t: 'Op' }, { t: 'Cmd id', num: 1 }, { t: 'Begin', num: 1, fmt: dur },
@@ -34903,10 +36324,11 @@ inline constexpr std::string_view report_js[] = {
   const decodeMs = performance.now() - t_decode;
   app.append(
     el('header', { class: 'top' }, el('h1', null, meta.title), el('span', { class: 'sub' }, info.source),
-      el('nav', null, el('a', { href: '#overview' }, 'Overview'), el('a', { href: '#timeline-section' }, 'Timeline'),
+      el('nav', null, meta.findings ? el('a', { href: '#findings' }, 'Findings') : null,
+        el('a', { href: '#overview' }, 'Overview'), el('a', { href: '#timeline-section' }, 'Timeline'),
         mem.panels.length ? el('a', { href: '#memory-section' }, 'Memory') : null,
         el('a', { href: '#tables' }, 'Tables'), el('a', { href: '#diagnostics' }, 'Diagnostics'))),
-    overview(), ...timeline(), memorySection(), tables(), diagnostics(),
+    ...[findingsSection()].filter(Boolean), overview(), ...timeline(), memorySection(), tables(), diagnostics(),
     el('footer', null, meta.generator + ' \u00b7 ' + num(info.events) + ' events decoded in ' + decodeMs.toFixed(0) + ' ms \u00b7 self-contained, works offline'));
   const critSection = critPathSection();  // before the tables, when the report has dependency data
   if (critSection) {
@@ -34922,8 +36344,10 @@ inline constexpr std::string_view report_js[] = {
     drawMs: () => tl.drawMs,
     setView: (t0, t1) => { setView(t0, t1); drawNow(); },
     findEvent,
-)tpuprof_asset",
-    R"tpuprof_asset(    fields: (li, i) => eventFields(lanes[li], i),
+    // Findings: outlines finding k (null: none) and returns the view and its commands shown.
+    finding: () => ({ k: findingOn, points: findingOn === null ? [] : findingPoints(findingOn), extent: findingOn === null ? null : findingExtent(findingOn) }),
+    showFinding: (k) => { showFinding(k); drawNow(); return { t0: view.t0, t1: view.t1, points: k === null ? [] : findingPoints(k), extent: k === null ? null : findingExtent(k) }; },
+    fields: (li, i) => eventFields(lanes[li], i),
     // Zooms onto event i of lane li and returns the client point of its centre.
     focus: (li, i) => {
       const L = lanes[li];
@@ -34968,7 +36392,8 @@ inline constexpr std::string_view report_js[] = {
     tooltipTitle: () => (tip.querySelector('.t') || {}).textContent || null,
     // Non-background pixels of the timeline plot area (excludes axis and labels).
     inkedPixels: () => {
-      const c = tl.canvas, ctx = tl.ctx;
+)tpuprof_asset",
+    R"tpuprof_asset(      const c = tl.canvas, ctx = tl.ctx;
       const x0 = Math.round(GUTTER * tl.dpr), y0 = Math.round(AXIS * tl.dpr);
       const img = ctx.getImageData(x0, y0, c.width - x0, c.height - y0).data;
       let n = 0;
@@ -35139,6 +36564,7 @@ struct lane {
 namespace tpuprof::report {
 
 struct critical_path_summary;  // report/critical_path_summary.hpp
+struct findings_summary;       // report/findings_summary.hpp
 
 /// What the HTML report contains.
 struct html_options {
@@ -35154,6 +36580,9 @@ struct html_options {
   /// The critical path and idle causes to show (a section, and an outline on
   /// the timeline); caller-owned, null = none (the page is unchanged).
   const critical_path_summary* critical_path = nullptr;
+  /// The advisor's findings to show first (a section at the top, each linked
+  /// to its commands on the timeline); caller-owned, null = none.
+  const findings_summary* findings = nullptr;
 };
 }  // namespace tpuprof::report
 
@@ -35709,14 +37138,18 @@ class report_writer {
     }).write(hw);
     o_.put(',');
     write_memory();
+    auto lane_pos = [this](track_key k) -> std::optional<std::size_t> {
+      const auto it = index_.find(k.packed());
+      if (it == index_.end()) return std::nullopt;
+      return position_[it->second];
+    };
     if (opt_.critical_path) {
       o_.put(',');
-      write_critical_path(o_, *opt_.critical_path,
-                          [this](track_key k) -> std::optional<std::size_t> {
-                            const auto it = index_.find(k.packed());
-                            if (it == index_.end()) return std::nullopt;
-                            return position_[it->second];
-                          });
+      write_critical_path(o_, *opt_.critical_path, lane_pos);
+    }
+    if (opt_.findings) {
+      o_.put(',');
+      write_findings(o_, *opt_.findings, lane_pos);
     }
     o_.put('}');
   }
