@@ -33042,19 +33042,17 @@ struct dependency_graph {
 
 namespace detail {
 
-/// [first, last) of each track (events are grouped by track).
+/// [first, last) of each track of `g`, from its engine-order links (a track
+/// starts at a node with no same-track predecessor): 4 bytes read per node,
+/// not a 64-byte event.
 inline std::vector<std::pair<std::uint32_t, std::uint32_t>> track_ranges(
-    std::span<const engine_event> ev) {
+    const dependency_graph& g) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> r;
-  std::uint32_t prev = ~std::uint32_t{0};
-  for (std::uint32_t i = 0; i < ev.size(); ++i) {
-    const std::uint32_t k = track_of(ev[i]).packed();
-    if (i == 0 || k != prev)
+  for (std::uint32_t i = 0; i < g.size(); ++i)
+    if (g.prev[i] == no_node)
       r.emplace_back(i, i + 1);
     else
       r.back().second = i + 1;
-    prev = k;
-  }
   return r;
 }
 
@@ -33473,14 +33471,7 @@ inline idle_interval classify_gap(const dependency_graph& g, std::uint32_t n, do
 inline std::vector<queue_idle> idle_causes(const dependency_graph& g) {
   std::vector<queue_idle> out;
   const auto& t = g.time;
-  // Tracks from the engine-order links (a track starts where a node has no
-  // same-track predecessor): 4 bytes per node read, not a 64-byte event.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> tracks;
-  for (std::uint32_t i = 0; i < g.size(); ++i)
-    if (g.prev[i] == no_node)
-      tracks.emplace_back(i, i + 1);
-    else
-      tracks.back().second = i + 1;
+  const auto tracks = detail::track_ranges(g);
   out.reserve(tracks.size());
   for (const auto& [b, e] : tracks) {
     queue_idle q;

@@ -129,7 +129,7 @@ TEST_CASE("dependency_graph: the linear-time order equals the heap merge") {
       e.push_back(v);
     }
   }
-  const auto tracks = algo::detail::track_ranges(e);
+  const auto tracks = algo::detail::track_ranges(algo::build_dependency_graph(e));
   REQUIRE(tracks.size() == 6);
   double t0 = e[0].begin_ns, t1 = e[0].end_ns;
   for (const auto& v : e) t0 = std::min(t0, v.begin_ns), t1 = std::max(t1, v.end_ns);

@@ -85,14 +85,7 @@ inline idle_interval classify_gap(const dependency_graph& g, std::uint32_t n, do
 inline std::vector<queue_idle> idle_causes(const dependency_graph& g) {
   std::vector<queue_idle> out;
   const auto& t = g.time;
-  // Tracks from the engine-order links (a track starts where a node has no
-  // same-track predecessor): 4 bytes per node read, not a 64-byte event.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> tracks;
-  for (std::uint32_t i = 0; i < g.size(); ++i)
-    if (g.prev[i] == no_node)
-      tracks.emplace_back(i, i + 1);
-    else
-      tracks.back().second = i + 1;
+  const auto tracks = detail::track_ranges(g);
   out.reserve(tracks.size());
   for (const auto& [b, e] : tracks) {
     queue_idle q;
