@@ -22,6 +22,7 @@
 #include <tpuprof/chips/all.hpp>
 #include <tpuprof/decode/bmprofile_decoder.hpp>
 #include <tpuprof/decode/detect.hpp>
+#include <tpuprof/detail/extern_templates.hpp>  // compiled mode: decoders from tpuprof_compiled
 #include <tpuprof/synth/bm1684x_synth.hpp>
 #include <tpuprof/synth/indexed_synth.hpp>
 

@@ -7,6 +7,7 @@
 
 #include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
+#include <tpuprof/detail/extern_templates.hpp>  // compiled mode: decoders from tpuprof_compiled
 #include <tpuprof/io/dump_files.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

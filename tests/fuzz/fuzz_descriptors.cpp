@@ -10,6 +10,7 @@
 #include <tpuprof/chips/aks/traits.hpp>
 #include <tpuprof/chips/aksv/traits.hpp>
 #include <tpuprof/chips/bm1684x/traits.hpp>
+#include <tpuprof/detail/extern_templates.hpp>  // compiled mode: descriptor decoding from tpuprof_compiled
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
