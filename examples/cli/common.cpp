@@ -47,7 +47,9 @@ trace load(const common_options& o, progress& p, bool operands, bool dependencie
   }
 }
 
-int finish(const common_options& o, const trace& t) { return finish(o, t.diagnostics()); }
+int finish(const common_options& o, const trace& t) {
+  return finish(o, t.diagnostics());
+}
 
 int finish(const common_options& o, const decode_diagnostics& d) {
   if (o.strict && d.data_loss()) {
