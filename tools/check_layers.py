@@ -52,6 +52,7 @@ ENTRY_HEADERS = {
     "views.hpp": "all lazy views in one include",
     "algo.hpp": "all eager algorithms in one include",
     "open.hpp": "tpuprof::open detects the chip, so it sees every chip and decoder",
+    "stream.hpp": "tpuprof::stream_trace detects the chip and streams it into a sink (open() otherwise)",
     "trace.hpp": "light entry header: tpuprof::trace (what open returns) with its operand table",
     "fmt.hpp": "opt-in fmt::formatter specializations for vocabulary and track keys",
     "synth.hpp": "the synthetic dump generators of every chip, outside the umbrella",

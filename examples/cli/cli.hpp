@@ -86,6 +86,7 @@ tpuprof::trace load(const common_options& o, progress& p, bool operands = false,
 
 /// The exit code after a decode: data_loss under --strict when data was lost.
 int finish(const common_options& o, const tpuprof::trace& t);
+int finish(const common_options& o, const tpuprof::decode_diagnostics& d);
 
 /// `tpuprof --completion bash|zsh`: a completion script for the subcommands and
 /// options registered in `app` (completion.cpp).

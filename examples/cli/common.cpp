@@ -48,7 +48,10 @@ trace load(const common_options& o, progress& p, bool operands, bool dependencie
 }
 
 int finish(const common_options& o, const trace& t) {
-  const auto& d = t.diagnostics();
+  return finish(o, t.diagnostics());
+}
+
+int finish(const common_options& o, const decode_diagnostics& d) {
   if (o.strict && d.data_loss()) {
     fmt::print(stderr, "tpuprof: decoded with data loss (--strict):");
     for (std::size_t i = 0; i < diag_count; ++i) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -23,6 +24,7 @@
 #include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/sinks/summary_format.hpp>
 #include <tpuprof/sinks/write_file.hpp>
+#include <tpuprof/stream.hpp>
 #include <tpuprof/trace.hpp>
 
 #include "advise_data.hpp"
@@ -128,9 +130,125 @@ int run_each(const common_options& o, const convert_options& c) {
   return worst;
 }
 
+/// summary.txt's classifier over a table that grows while events stream in
+/// (every event's names are in the table before the event is written).
+struct growing_classifier {
+  const trace_info* info = nullptr;
+  mutable name_classifier names;
+  mutable std::size_t known = 0;
+  summary_class operator()(const engine_event& e) const {
+    if (info->names.size() != known) {
+      names = name_classifier(info->names);
+      known = info->names.size();
+    }
+    return names(e);
+  }
+};
+
+/// The streamable outputs of one convert as one sink: each part sees what
+/// write_file (or summary.txt's algo::summary) gives it in run_convert.
+struct convert_sinks {
+  std::optional<sinks::perfetto_sink> perfetto;
+  std::optional<sinks::chrome_json_sink> json;
+  std::optional<sinks::csv_sink> csv;
+  std::optional<sinks::csv_summary_sink> csv_summary;
+  bool summary = false;
+  std::optional<algo::summary_accumulator<growing_classifier>> sum;
+
+  void begin(const trace_info& info) {
+    const io::host_trace none;
+    if (perfetto) perfetto->begin(info), perfetto->host(none);
+    if (json) json->begin(info), json->host(none);
+    if (csv) csv->begin(info);
+    if (csv_summary) csv_summary->begin(info);
+    if (summary) {
+      summary_options so;
+      so.info = &info;
+      sum.emplace(so, growing_classifier{&info, {}, 0});
+    }
+  }
+  void write(const engine_event& e) {
+    if (perfetto) perfetto->write(e);
+    if (json) json->write(e);
+    if (csv) csv->write(e);
+    if (csv_summary) csv_summary->write(e);
+    if (sum) sum->add(e);
+  }
+  void finish() {
+    if (perfetto) perfetto->finish();
+    if (json) json->finish();
+    if (csv) csv->finish();
+    if (csv_summary) csv_summary->finish();
+  }
+};
+
+/// True when every output asked for is a sink that takes events one by one:
+/// then convert streams (tpuprof::stream_trace, bounded memory) instead of
+/// opening the whole trace.
+bool streamable(const common_options& o, const convert_options& c, const output_plan& plan) {
+  const auto& x = c.compat;
+  return !c.html && !c.advise && !c.critical_path && c.host_trace.empty() && !plan.vendor &&
+         !x.sqlite && x.sqlite_db.empty() && !x.xlsx && !x.enable_doc && !x.registers &&
+         o.num_core <= 0 && !register_lookup(x, o);
+}
+
+/// run_convert for streamable outputs: the same files, byte for byte.
+int run_streamed(const common_options& o, const convert_options& c, const output_plan& plan) {
+  progress p(o.show_progress, o.progress_color);
+  open_options opt;
+  opt.chip = o.chip;
+  if (o.tiu_freq_mhz > 0) opt.tiu_freq_mhz = o.tiu_freq_mhz;
+  if (o.dma_freq_mhz > 0) opt.dma_freq_mhz = o.dma_freq_mhz;
+  opt.threads = o.threads;
+  opt.time = parse_time_base(o.time_base).value_or(time_base::vendor);
+  const bool any = c.perfetto || c.json || c.csv;
+  io::output_set set(plan.dir, {}, c.fsync ? io::durability::power_loss : io::durability::crash);
+  std::vector<std::pair<std::string, std::unique_ptr<io::atomic_file>>> files;
+  auto stage = [&](const std::string& name) -> io::atomic_file& {
+    files.emplace_back(set.final_path(name).string(),
+                       std::make_unique<io::atomic_file>(set.stage(name)));
+    return *files.back().second;
+  };
+  convert_sinks s;
+  if (c.perfetto || !any) s.perfetto.emplace(sinks::byte_output{stage(plan.perfetto_name)});
+  if (c.json) s.json.emplace(sinks::byte_output{stage("trace.json")});
+  if (c.csv) {
+    s.csv.emplace(sinks::byte_output{stage("events.csv")}, csv_options_for(c.compat, nullptr));
+    s.csv_summary.emplace(sinks::byte_output{stage("summary.csv")});
+  }
+  s.summary = !c.no_summary;
+  trace_info info;
+  try {
+    p.step("decoding " + o.input);
+    info = stream_trace(o.input, s, opt);
+    p.done();
+  } catch (const detect_error& e) {  // the CLI way to give the chip explicitly
+    throw decode_error(e.file(), e.offset(),
+                       e.reason() + "; use --chip " + cli_names(chips::all{}));
+  }
+  std::vector<std::string> written;
+  for (auto& [name, f] : files) {
+    f->commit();
+    written.push_back(name);
+  }
+  if (s.summary) {
+    const std::string name = "summary.txt";
+    io::atomic_file af(set.stage(name));
+    af.write(format_summary_txt(s.sum ? s.sum->report() : summary_report{}));
+    af.commit();
+    written.push_back(set.final_path(name).string());
+  }
+  set.commit();
+  p.done();
+  if (!o.quiet)
+    for (const auto& w : written) fmt::print("wrote {}\n", w);
+  return finish(o, info.diagnostics);
+}
+
 int run_convert(const common_options& o, const convert_options& c) {
   if (c.each) return run_each(o, c);
   const output_plan plan = plan_outputs(c.compat, c.out_dir);
+  if (streamable(o, c, plan)) return run_streamed(o, c, plan);
   progress p(o.show_progress, o.progress_color);
   const bool html_findings = c.html && !c.no_advise;
   auto t = load(o, p, c.html || c.advise, c.critical_path || c.html || c.advise);

@@ -177,81 +177,85 @@ struct core_acc {
   double uarch_w = 0, uarch_sum = 0;
 };
 
-struct summary_base_fn {
-  template <event_range R, summary_classifier C>
-  summary_report operator()(R&& events, summary_options opt, const C& classify) const {
-    summary_report rep;
+}  // namespace detail
+
+/// The one-pass reduction behind algo::summary, fed event by event (for
+/// streams: cdm::stream, tpuprof::stream_trace); `report()` once at the end.
+template <summary_classifier C>
+class summary_accumulator {
+ public:
+  summary_accumulator(summary_options opt, C classify) : classify_(std::move(classify)) {
     rep.tiu_mhz = engine_clock_mhz(opt.info, true, opt.tiu_mhz);
     rep.dma_mhz = engine_clock_mhz(opt.info, false, opt.dma_mhz);
-    const unsigned fixed_cores = opt.cores ? opt.cores : (opt.info ? opt.info->cores : 0);
-    std::vector<core_acc> acc;  // index: device * 256 + core, grown on demand
-    unsigned max_core = 0, max_device = 0;
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (const engine_event& e : events) {
-      if (!is_hardware(e.engine)) continue;
-      const std::uint64_t asic = e.cycles() + 1;  // the vendor's inclusive Asic Cycle
-      if (e.engine == engine::cdma) {
-        const summary_class c = classify(e);
-        auto& d = rep.cdma;
-        ++d.events;
-        d.cycles += asic;
-        if (c.sys) {
-          d.sys_cycles += asic;
-        } else {
-          if (c.ddr) d.ddr_bytes += e.bytes, d.ddr_cycles += asic;
-          if (c.l2) d.l2_bytes += e.bytes, d.l2_cycles += asic;
-        }
-        lo = std::min(lo, e.begin_ns);
-        hi = std::max(hi, e.end_ns);
-        continue;
-      }
-      if (fixed_cores && e.unit >= fixed_cores) continue;
-      const std::size_t i = static_cast<std::size_t>(e.device) * 256 + e.unit;
-      if (i >= acc.size()) acc.resize(i + 1);
-      max_core = std::max<unsigned>(max_core, e.unit);
-      max_device = std::max<unsigned>(max_device, e.device);
-      core_acc& a = acc[i];
-      core_summary& s = a.s;
+    fixed_cores = opt.cores ? opt.cores : (opt.info ? opt.info->cores : 0);
+  }
+  void add(const engine_event& e) {
+    const C& classify = classify_;
+    if (!is_hardware(e.engine)) return;
+    const std::uint64_t asic = e.cycles() + 1;  // the vendor's inclusive Asic Cycle
+    if (e.engine == engine::cdma) {
       const summary_class c = classify(e);
-      switch (e.engine) {
-        case engine::tiu:
-          ++s.tiu_events;
-          if (c.sys) {
-            s.tiu_sys_cycles += asic;
-          } else {
-            s.tiu_cycles += asic;
-            if (!std::isnan(e.uarch_rate)) {
-              a.uarch_w += static_cast<double>(asic);
-              a.uarch_sum += static_cast<double>(asic) * e.uarch_rate;
-            }
-          }
-          break;
-        case engine::gdma:
-          ++s.gdma_events;
-          s.gdma_cycles += asic;
-          if (c.sys) {
-            s.gdma_sys_cycles += asic;
-          } else if (c.ddr && e.bytes) {
-            s.gdma_ddr_bytes += e.bytes, s.gdma_ddr_cycles += asic;
-          } else if (c.l2 && e.bytes) {
-            s.gdma_l2_bytes += e.bytes, s.gdma_l2_cycles += asic;
-          }
-          break;
-        case engine::sdma:
-          ++s.sdma_events;
-          s.sdma_cycles += asic;
-          if (c.sys && c.wait) {
-            s.sdma_wait_cycles += asic;
-          } else if (c.ddr) {
-            s.sdma_ddr_bytes += e.bytes, s.sdma_ddr_cycles += asic;
-          }
-          break;
-        default:
-          break;
+      auto& d = rep.cdma;
+      ++d.events;
+      d.cycles += asic;
+      if (c.sys) {
+        d.sys_cycles += asic;
+      } else {
+        if (c.ddr) d.ddr_bytes += e.bytes, d.ddr_cycles += asic;
+        if (c.l2) d.l2_bytes += e.bytes, d.l2_cycles += asic;
       }
       lo = std::min(lo, e.begin_ns);
       hi = std::max(hi, e.end_ns);
+      return;
     }
+    if (fixed_cores && e.unit >= fixed_cores) return;
+    const std::size_t i = static_cast<std::size_t>(e.device) * 256 + e.unit;
+    if (i >= acc.size()) acc.resize(i + 1);
+    max_core = std::max<unsigned>(max_core, e.unit);
+    max_device = std::max<unsigned>(max_device, e.device);
+    detail::core_acc& a = acc[i];
+    core_summary& s = a.s;
+    const summary_class c = classify(e);
+    switch (e.engine) {
+      case engine::tiu:
+        ++s.tiu_events;
+        if (c.sys) {
+          s.tiu_sys_cycles += asic;
+        } else {
+          s.tiu_cycles += asic;
+          if (!std::isnan(e.uarch_rate)) {
+            a.uarch_w += static_cast<double>(asic);
+            a.uarch_sum += static_cast<double>(asic) * e.uarch_rate;
+          }
+        }
+        break;
+      case engine::gdma:
+        ++s.gdma_events;
+        s.gdma_cycles += asic;
+        if (c.sys) {
+          s.gdma_sys_cycles += asic;
+        } else if (c.ddr && e.bytes) {
+          s.gdma_ddr_bytes += e.bytes, s.gdma_ddr_cycles += asic;
+        } else if (c.l2 && e.bytes) {
+          s.gdma_l2_bytes += e.bytes, s.gdma_l2_cycles += asic;
+        }
+        break;
+      case engine::sdma:
+        ++s.sdma_events;
+        s.sdma_cycles += asic;
+        if (c.sys && c.wait) {
+          s.sdma_wait_cycles += asic;
+        } else if (c.ddr) {
+          s.sdma_ddr_bytes += e.bytes, s.sdma_ddr_cycles += asic;
+        }
+        break;
+      default:
+        break;
+    }
+    lo = std::min(lo, e.begin_ns);
+    hi = std::max(hi, e.end_ns);
+  }
+  summary_report report() {
     if (hi < lo) return rep;  // no hardware events
     rep.begin_ns = lo;
     rep.end_ns = hi;
@@ -265,7 +269,7 @@ struct summary_base_fn {
     for (unsigned d = 0; d <= max_device; ++d) {
       for (unsigned k = 0; k < ncores; ++k) {
         const std::size_t i = static_cast<std::size_t>(d) * 256 + k;
-        core_acc a = i < acc.size() ? acc[i] : core_acc{};
+        detail::core_acc a = i < acc.size() ? acc[i] : detail::core_acc{};
         core_summary& s = a.s;
         s.device = static_cast<std::uint8_t>(d);
         s.core = static_cast<std::uint8_t>(k);
@@ -304,6 +308,25 @@ struct summary_base_fn {
     rep.cdma.ddr_gbps = bw(rep.cdma.ddr_bytes, rep.cdma.ddr_cycles);
     rep.cdma.l2_gbps = bw(rep.cdma.l2_bytes, rep.cdma.l2_cycles);
     return rep;
+  }
+
+ private:
+  C classify_;
+  summary_report rep;
+  unsigned fixed_cores = 0;
+  std::vector<detail::core_acc> acc;  // index: device * 256 + core, grown on demand
+  unsigned max_core = 0, max_device = 0;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+};
+
+namespace detail {
+
+struct summary_base_fn {
+  template <event_range R, summary_classifier C>
+  summary_report operator()(R&& events, summary_options opt, const C& classify) const {
+    summary_accumulator<C> a(opt, classify);
+    for (const engine_event& e : events) a.add(e);
+    return a.report();
   }
   template <event_range R>
   summary_report operator()(R&& events, summary_options opt = {}) const {

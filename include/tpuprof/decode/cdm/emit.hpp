@@ -231,74 +231,70 @@ inline void emit_spans(decode_state& st, std::vector<span_src>& f, const std::si
   }
 }
 
-/// Turns the working slots into events in place: each list's records move
-/// down to the next free slot (never up, lists are laid out in output order)
-/// and become their engine_event there.
+/// Core `cd`'s lists into events from slot `out` on (in place: records only
+/// move down), its tracks into `tracks`, its kernel-function spans into
+/// st.spans (`funcs` is scratch). Returns the next free slot.
 template <class Chip>
-void emit(decode_state& st) {
-  std::vector<track> tracks;
-  std::vector<span_src> funcs;
-  std::size_t out = 0;  // next free slot
-  for (auto& cd : st.cores) {
-    funcs.clear();
-    funcs.reserve(cd.pmu[0].size() + cd.pmu[1].size() + cd.pmu[2].size());
-    std::size_t runs[4] = {0, 0, 0, 0};  // funcs of engine k: [runs[k], runs[k + 1])
-    bool runs_sorted = true;             // each run in span_less order
-    for (int k = 0; k < 3; ++k) {
-      const auto kind = pmu_kind(k);
-      const engine eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
-      const std::size_t before = out;
-      const list l = cd.pmu[k];  // a copy: see pmu_list
-      // Order checks ride along with the conversion instead of extra passes.
-      bool sorted = true;
-      std::uint64_t prev = 0;
-      for (std::size_t i = 0; i < l.size(); ++i) {
-        const rec r = load(l, i);
-        emit_one<Chip>(st, r, kind, eng, static_cast<std::uint8_t>(cd.core), out);
-        if (r.cmd && r.cmd->offset) attach_descriptor<Chip>(st, cd, *r.cmd, st.events[out]);
-        ++out;
-        const auto begin = static_cast<std::uint64_t>(r.start);
-        sorted &= begin >= prev;  // prev starts at 0, below any u64
-        prev = begin;
-        const dyn_tag& t = tag_of(st, r);
-        if (t.func || t.scope >= 0) {
-          const span_src f{r.start, r.end, t.scope, t.batch, t.func};
-          runs_sorted = runs_sorted && (funcs.size() == runs[k] || !span_less(f, funcs.back()));
-          funcs.push_back(f);
-        }
-      }
-      finish_track(st, tracks, eng, cd.core, k == 0 ? st.tiu_mhz : st.dma_mhz, cd.raw_records[k],
-                   before, out, sorted, cd.has_monitor[k]);
-      runs[k + 1] = funcs.size();
-    }
-    emit_spans(st, funcs, runs, runs_sorted, static_cast<std::uint8_t>(cd.core));
-  }
-  for (auto& pd : st.ports) {
+std::size_t emit_core(decode_state& st, core_data& cd, std::size_t out, std::vector<track>& tracks,
+                      std::vector<span_src>& funcs) {
+  funcs.clear();
+  funcs.reserve(cd.pmu[0].size() + cd.pmu[1].size() + cd.pmu[2].size());
+  std::size_t runs[4] = {0, 0, 0, 0};  // funcs of engine k: [runs[k], runs[k + 1])
+  bool runs_sorted = true;             // each run in span_less order
+  for (int k = 0; k < 3; ++k) {
+    const auto kind = pmu_kind(k);
+    const engine eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
     const std::size_t before = out;
-    const list l = pd.pmu;
+    const list l = cd.pmu[k];  // a copy: see pmu_list
+    // Order checks ride along with the conversion instead of extra passes.
     bool sorted = true;
     std::uint64_t prev = 0;
     for (std::size_t i = 0; i < l.size(); ++i) {
       const rec r = load(l, i);
-      emit_one<Chip>(st, r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port),
-                     out++);
+      emit_one<Chip>(st, r, kind, eng, static_cast<std::uint8_t>(cd.core), out);
+      if (r.cmd && r.cmd->offset) attach_descriptor<Chip>(st, cd, *r.cmd, st.events[out]);
+      ++out;
       const auto begin = static_cast<std::uint64_t>(r.start);
       sorted &= begin >= prev;  // prev starts at 0, below any u64
       prev = begin;
+      const dyn_tag& t = tag_of(st, r);
+      if (t.func || t.scope >= 0) {
+        const span_src f{r.start, r.end, t.scope, t.batch, t.func};
+        runs_sorted = runs_sorted && (funcs.size() == runs[k] || !span_less(f, funcs.back()));
+        funcs.push_back(f);
+      }
     }
-    finish_track(st, tracks, engine::cdma, pd.port, st.dma_mhz, pd.raw_records, before, out, sorted,
-                 true);
+    finish_track(st, tracks, eng, cd.core, k == 0 ? st.tiu_mhz : st.dma_mhz, cd.raw_records[k],
+                 before, out, sorted, cd.has_monitor[k]);
+    runs[k + 1] = funcs.size();
   }
-  st.events.resize(out);  // only shrinks: no slot is constructed again
-  st.spans.shrink_to_fit();
-  st.info.tracks = std::move(tracks);
-  st.info.sort_tracks();
-  // st.events is in core order, then ports: matches track_less (ports after cores).
-  if (!st.events.empty()) {
-    st.info.begin_ns = st.begin_ns;
-    st.info.end_ns = st.end_ns;
+  emit_spans(st, funcs, runs, runs_sorted, static_cast<std::uint8_t>(cd.core));
+  return out;
+}
+
+/// Port `pd`'s list into events from slot `out` on; returns the next free slot.
+template <class Chip>
+std::size_t emit_port(decode_state& st, const port_data& pd, std::size_t out,
+                      std::vector<track>& tracks) {
+  const std::size_t before = out;
+  const list l = pd.pmu;
+  bool sorted = true;
+  std::uint64_t prev = 0;
+  for (std::size_t i = 0; i < l.size(); ++i) {
+    const rec r = load(l, i);
+    emit_one<Chip>(st, r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port), out++);
+    const auto begin = static_cast<std::uint64_t>(r.start);
+    sorted &= begin >= prev;  // prev starts at 0, below any u64
+    prev = begin;
   }
-  std::uint64_t unmatched = 0;
+  finish_track(st, tracks, engine::cdma, pd.port, st.dma_mhz, pd.raw_records, before, out, sorted,
+               true);
+  return out;
+}
+
+/// The matcher's properties and the counts of a finished emit (st.stats,
+/// st.unmatched_out, st.descriptors_unsupported), in trace_info.
+inline void emit_notes(decode_state& st) {
   // Mode 0 has no commands by design: records without one are not data loss.
   const bool pmu_only = st.info.mode.starts_with("mode 0");
   for (const auto& [k, ms] : st.stats) {
@@ -317,18 +313,38 @@ void emit(decode_state& st) {
       st.info.diagnostics.add(
           diag::other, st.info.source, decode_error::no_offset,
           "matcher " + name + ": alignment too large, sections paired in order");
-    unmatched += ms.unmatched;
   }
   // unmatched_out (counted by emit_one) includes the sys records the vendor names too.
   if (!pmu_only)
     count(st, diag::unmatched_record, st.unmatched_out, st.info.source,
           "events without a command (named unknown / sys)");
-  (void)unmatched;
   if (st.descriptors_unsupported)
     st.info.diagnostics.add(diag::other, st.info.source, decode_error::no_offset,
                             "TIU descriptors without a vendor converter or ops formula: uArch "
                             "rate unknown for them",
                             st.descriptors_unsupported);
+}
+
+/// Turns the working slots into events in place: each list's records move
+/// down to the next free slot (never up, lists are laid out in output order)
+/// and become their engine_event there.
+template <class Chip>
+void emit(decode_state& st) {
+  std::vector<track> tracks;
+  std::vector<span_src> funcs;
+  std::size_t out = 0;  // next free slot
+  for (auto& cd : st.cores) out = emit_core<Chip>(st, cd, out, tracks, funcs);
+  for (auto& pd : st.ports) out = emit_port<Chip>(st, pd, out, tracks);
+  st.events.resize(out);  // only shrinks: no slot is constructed again
+  st.spans.shrink_to_fit();
+  st.info.tracks = std::move(tracks);
+  st.info.sort_tracks();
+  // st.events is in core order, then ports: matches track_less (ports after cores).
+  if (!st.events.empty()) {
+    st.info.begin_ns = st.begin_ns;
+    st.info.end_ns = st.end_ns;
+  }
+  emit_notes(st);
   std::sort(st.ins_index.begin(), st.ins_index.end(), ins_less);
   // Free the working data.
   st.tags.assign(1, dyn_tag{});

@@ -279,13 +279,11 @@ inline void read_records(const io::dump_files& files, decode_state& st) {
   }
 }
 
-/// Lists the core and port files (core id from the file name: the vendor uses
-/// the position in the sorted list, which shifts every later core when one
-/// file is missing), then reads global.profile, every file and every record.
+/// The core and port files, sorted by number (core id from the file name:
+/// the vendor uses the position in the sorted list, which shifts every later
+/// core when one file is missing). Throws decode_error for bad numbers.
 template <class Chip>
-void read_dump(const io::dump_files& files, decode_state& st) {
-  read_global<Chip>(files, st);
-  file_list core_files, port_files;
+void split_files(const io::dump_files& files, file_list& core_files, file_list& port_files) {
   for (auto n : files.names()) {
     if (n.starts_with("cdmlib") && n.ends_with(".profile")) {
       auto c = last_number(n.substr(0, n.size() - 8));
@@ -312,6 +310,15 @@ void read_dump(const io::dump_files& files, decode_state& st) {
     throw decode_error(files.label(), decode_error::no_offset, "no cdmlib*.profile core file");
   std::sort(core_files.begin(), core_files.end());
   std::sort(port_files.begin(), port_files.end());
+}
+
+/// Lists the core and port files, then reads global.profile, every file and
+/// every record.
+template <class Chip>
+void read_dump(const io::dump_files& files, decode_state& st) {
+  read_global<Chip>(files, st);
+  file_list core_files, port_files;
+  split_files<Chip>(files, core_files, port_files);
   report_missing_cores<Chip>(files, st, core_files);
 
   st.cores.reserve(core_files.size());

@@ -1,0 +1,431 @@
+/// cdm stream: decodes an SG2260-family dump core by core into a sink, with
+/// memory bounded by a few cores instead of the whole dump. A first pass per
+/// core (read, repair, match; no emit) finds what every core needs from the
+/// others (anchors, the zero shift, CDMA attachment, system-command removal,
+/// the time span, tracks, names, scope numbers); a second pass decodes each
+/// core again, on worker threads, and hands its events to the sink in core
+/// order. The sink sees exactly what write_trace() of the materialized
+/// cdm_decoder gives it: begin(info), hardware events, spans, finish().
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <tpuprof/decode/cdm/bmodel_path.hpp>
+#include <tpuprof/decode/cdm/chip.hpp>
+#include <tpuprof/decode/cdm/emit.hpp>
+#include <tpuprof/decode/cdm/operator_path.hpp>
+#include <tpuprof/decode/cdm/options.hpp>
+#include <tpuprof/decode/cdm/read.hpp>
+#include <tpuprof/decode/cdm/state.hpp>
+#include <tpuprof/decode/cdm/stream_facts.hpp>
+#include <tpuprof/detail/ordered_window.hpp>
+#include <tpuprof/io/dump_files.hpp>
+#include <tpuprof/trace_info.hpp>
+
+namespace tpuprof::cdm {
+
+/// How cdm::stream uses the machine.
+struct stream_options {
+  unsigned threads = 0;  ///< threads decoding cores (0 = all hardware threads)
+  /// Bytes the cores in flight may take (estimated at 100 B per PMU record of
+  /// a core); one core is always allowed, whatever its size.
+  std::size_t memory_budget = std::size_t{192} << 20;
+};
+
+namespace detail {
+
+/// One core's second pass: its events (then, for the core the CDMA ports
+/// attach to, the ports' events), spans, local names and emit counts.
+struct core_output {
+  std::vector<engine_event> events;
+  std::size_t core_events = 0;  ///< events of the core; the ports' follow
+  std::vector<engine_event> spans;
+  name_table names;            ///< local ids of events and spans
+  std::size_t core_names = 0;  ///< names [0, core_names) occur before the ports
+  decode_diagnostics diag;     ///< the emit stage's counts
+  std::uint64_t unmatched_out = 0, descriptors_unsupported = 0;
+};
+
+template <class Chip>
+class streamer {
+ public:
+  streamer(const io::dump_files& files, const cdm_options& opt) : files_(files) {
+    g_.opt = opt;
+    g_.opt.keep_instructions = false;  // a stream gives no operands
+  }
+
+  template <class S>
+  trace_info run(S& sink, const stream_options& so) {
+    first_pass();
+    sinks_begin(sink);
+    std::size_t per_core = 1;
+    for (const auto& cd : g_.cores) {
+      std::size_t n = cd.raw_records[0] + cd.raw_records[1] + cd.raw_records[2];
+      per_core = std::max(per_core, n * 100);
+    }
+    if (attach_) per_core += ports_records_ * 100;
+    const std::size_t window = std::max<std::size_t>(1, so.memory_budget / per_core);
+    std::vector<core_output> outs(g_.cores.size());
+    std::optional<core_output> ports;  // the ports' events, written after every core
+    std::vector<engine_event> spans;
+    tpuprof::detail::ordered_window(
+        outs.size(), so.threads, window, [&](std::size_t i) { outs[i] = second_pass(i); },
+        [&](std::size_t i) {
+          commit(outs[i], sink, spans);
+          if (attach_ && *attach_ == i)
+            ports = std::move(outs[i]);
+          else
+            outs[i] = core_output{};
+        });
+    if (ports) write_ports(*ports, sink);
+    for (const auto& s : spans) sink.write(s);
+    emit_notes(g_);
+    sink.finish();
+    return std::move(g_.info);
+  }
+
+ private:
+  template <class S>
+  void sinks_begin(S& sink) {
+    if constexpr (requires { sink.begin(g_.info); }) sink.begin(g_.info);
+  }
+
+  /// A fresh state for one core, sharing the dump's global facts.
+  void start(decode_state& s, std::int32_t scope_base) const {
+    s.opt = g_.opt;
+    s.global = g_.global;
+    s.info.chip = g_.info.chip;
+    s.info.source = g_.info.source;
+    s.info.cores = g_.info.cores;
+    s.tiu_mhz = g_.tiu_mhz;
+    s.dma_mhz = g_.dma_mhz;
+    s.bmodel = g_.bmodel;
+    s.next_scope = scope_base;
+    s.cores.reserve(1);
+  }
+
+  /// Core i's records (and the ports' when they attach to it), repaired and
+  /// matched. With `f` (first pass): its read-stage diagnostics go there and
+  /// the ports' core is chosen: the first core with CDMA commands, else the last.
+  void decode_core(decode_state& s, std::size_t i, core_facts* f) {
+    read_core<Chip>(s, files_, core_files_[i].first, core_files_[i].second);
+    if (f) {
+      f->read = std::exchange(s.info.diagnostics, {});
+      if (!g_.bmodel && !attach_ &&
+          (s.cores.front().cmds.any_cdma() || i + 1 == core_files_.size()))
+        attach_ = i;
+    }
+    const bool attach = !g_.bmodel && attach_ && *attach_ == i;
+    if (attach) {
+      for (auto& [p, n] : port_files_) read_port(s, files_, p, n);
+      s.info.diagnostics = {};  // first_pass has them
+    }
+    read_records(files_, s);
+    core_data& cd = s.cores.front();
+    if (g_.bmodel) {
+      bmodel_core<Chip>(s, cd);
+      return;
+    }
+    for (auto& pd : s.ports) repair_port(s, pd);
+    if (f && attach) port_repair_ = std::exchange(s.info.diagnostics, {});
+    std::vector<bool> attached(s.ports.size(), false);
+    operator_core<Chip>(s, cd, attach, attached);
+    unattached_ports(s, attached);
+  }
+
+  void first_pass();
+  void first_pass_core(std::size_t i);
+  void global_facts();
+  core_output second_pass(std::size_t i);
+  template <class S>
+  void commit(core_output& o, S& sink, std::vector<engine_event>& spans);
+  template <class S>
+  void write_ports(core_output& o, S& sink);
+
+  const io::dump_files& files_;
+  decode_state g_;  ///< info, global profile, stats; cores and ports without records
+  file_list core_files_, port_files_;
+  std::vector<core_facts> facts_;
+  std::vector<list_facts> port_facts_;
+  decode_diagnostics port_read_, port_repair_;
+  std::optional<std::size_t> attach_;  ///< index of the core the CDMA ports attach to
+  std::size_t ports_records_ = 0;
+  bool remain_ = false;  ///< a CDMA port keeps records after system-command removal
+  std::int64_t t0_ = 0;  ///< the zero shift
+  std::vector<std::int64_t> anchor_shift_;
+  std::vector<std::int32_t> scope_base_;
+  std::vector<name_id> port_map_;
+};
+
+/// Global profile, file lists, ports; then every core once, in order,
+/// keeping only its facts; then the global facts.
+template <class Chip>
+void streamer<Chip>::first_pass() {
+  read_global<Chip>(files_, g_);
+  split_files<Chip>(files_, core_files_, port_files_);
+  report_missing_cores<Chip>(files_, g_, core_files_);
+  // The rule set needs every core's blocks: a look at their headers only.
+  bool has_des = false, has_dyn = false;
+  for (auto& [c, n] : core_files_)
+    for (const auto& b : read_blocks(files_.get(n))) {
+      has_dyn = has_dyn || b.type == block_type::dyn_data;
+      has_des = has_des || b.type == block_type::block_des_bdc ||
+                b.type == block_type::block_des_gdma || b.type == block_type::block_des_sdma;
+    }
+  const auto path = g_.opt.path;
+  g_.bmodel = path == capture_path::bmodel ||
+              (path == capture_path::automatic && (g_.global.bmodel || (has_des && !has_dyn)));
+  {
+    auto keep = std::exchange(g_.info.diagnostics, {});
+    for (auto& [p, n] : port_files_) read_port(g_, files_, p, n);
+    port_read_ = std::exchange(g_.info.diagnostics, std::move(keep));
+  }
+  for (const auto& pd : g_.ports) ports_records_ += pd.raw_records;
+  facts_.resize(core_files_.size());
+  g_.cores.resize(core_files_.size());
+  port_facts_.resize(g_.ports.size());
+  for (std::size_t i = 0; i < core_files_.size(); ++i) first_pass_core(i);
+  global_facts();
+}
+
+/// Core i decoded up to system-command removal; what the others need is kept.
+template <class Chip>
+void streamer<Chip>::first_pass_core(std::size_t i) {
+  decode_state s;
+  start(s, 0);
+  core_facts& f = facts_[i];
+  decode_core(s, i, &f);
+  core_data& cd = s.cores.front();
+  f.op = std::exchange(s.info.diagnostics, {});
+  for (std::size_t k = 1; k < s.info.names.size(); ++k)
+    f.names.emplace_back(s.info.names[static_cast<name_id>(k)]);
+  f.scopes = s.next_scope;
+  f.anchor = cd.anchor;
+  f.has_dyn = cd.has_dyn;
+  f.has_extra = cd.has_extra;
+  for (const auto& [k, ms] : s.stats) g_.stats[k] = ms;
+  for (int k = 0; k < 3; ++k) {
+    facts_before(cd.pmu[k], f.l[k]);
+    if (g_.bmodel)
+      facts_same(cd.pmu[k], f.l[k]);
+    else
+      facts_removal(cd.pmu[k], k == 0 ? tiu_sys_code : dma_sys_code, f.l[k]);
+  }
+  for (std::size_t p = 0; p < s.ports.size(); ++p) {
+    auto& pd = s.ports[p];
+    facts_before(pd.pmu, port_facts_[p]);
+    omit_system_op(pd.pmu, cdma_sys_code, false);
+    facts_same(pd.pmu, port_facts_[p]);
+    remain_ = remain_ || !pd.pmu.empty();
+    g_.ports[p].core = pd.core;
+  }
+  core_data& light = g_.cores[i];  // what account_records and the tracks read
+  light.core = cd.core;
+  light.file = cd.file;
+  light.bytes = cd.bytes;
+  for (int k = 0; k < 3; ++k) {
+    light.raw_records[k] = cd.raw_records[k];
+    light.has_monitor[k] = cd.has_monitor[k];
+  }
+}
+/// Diagnostics in the materialized decode's order, names, scope numbers,
+/// alignment, time span, tracks and mode: trace_info as begin() needs it.
+template <class Chip>
+void streamer<Chip>::global_facts() {
+  auto& dg = g_.info.diagnostics;
+  for (auto& f : facts_) dg.merge(f.read);
+  dg.merge(port_read_);
+  account_records(g_);
+  if (g_.bmodel) g_.ports.clear();
+  dg.merge(port_repair_);
+  for (auto& f : facts_) dg.merge(f.op);
+  std::int32_t scope = 0;
+  for (auto& f : facts_) {
+    for (const auto& n : f.names) g_.info.names.intern(n);
+    scope_base_.push_back(scope);
+    scope += f.scopes;
+  }
+  // align_and_shift, on the facts.
+  std::optional<std::int64_t> base;
+  for (auto& f : facts_)
+    if (f.anchor) {
+      base = f.anchor;
+      break;
+    }
+  for (auto& f : facts_) anchor_shift_.push_back(f.anchor && base ? *f.anchor - *base : 0);
+  auto port_shift = [&](std::size_t p) {
+    return g_.ports[p].core ? anchor_shift_[*attach_] : std::int64_t{0};
+  };
+  std::optional<std::int64_t> first_min, global_min;
+  auto scan = [&](const list_facts& l, std::int64_t sh) {
+    if (!l.any) return;
+    first_min = std::min(first_min.value_or(l.first - sh), l.first - sh);
+    global_min = std::min(global_min.value_or(l.low - sh), l.low - sh);
+  };
+  for (std::size_t i = 0; i < facts_.size(); ++i)
+    for (const auto& l : facts_[i].l) scan(l, anchor_shift_[i]);
+  for (std::size_t p = 0; p < g_.ports.size(); ++p) scan(port_facts_[p], port_shift(p));
+  if (first_min) {
+    t0_ = *first_min;
+    if (*global_min < t0_) {
+      dg.add(diag::other, g_.info.source, decode_error::no_offset,
+             "a record starts before the first record of every list: shifted by "
+             "the global minimum (the vendor tool aborts here)");
+      t0_ = *global_min;
+    }
+    std::int64_t tail = std::numeric_limits<std::int64_t>::min();
+    for (std::size_t i = 0; i < facts_.size(); ++i)
+      for (const auto& l : facts_[i].l)
+        if (l.any) tail = std::max(tail, l.back_end - anchor_shift_[i] - t0_);
+    for (std::size_t p = 0; p < g_.ports.size(); ++p)
+      if (port_facts_[p].any) tail = std::max(tail, port_facts_[p].back_end - port_shift(p) - t0_);
+    g_.info.properties.emplace_back("pmu_tail_cycle", std::to_string(tail));
+  }
+  // Time span and tracks of the events emit will write.
+  const int v = remain_ ? 1 : 0;
+  bool any = false;
+  double b = 0, e = 0;
+  auto span = [&](const list_facts& l, std::int64_t sh, double mhz) {
+    if (!l.n[v]) return;
+    const double lb = static_cast<double>(l.lo[v] - sh - t0_) * 1000.0 / mhz;
+    const double le = static_cast<double>(l.hi[v] - sh - t0_) * 1000.0 / mhz;
+    b = any ? std::min(b, lb) : lb;
+    e = any ? std::max(e, le) : le;
+    any = true;
+  };
+  auto& tracks = g_.info.tracks;
+  bool any_dyn = false, any_extra = false;
+  for (std::size_t i = 0; i < facts_.size(); ++i) {
+    const auto& cd = g_.cores[i];
+    any_dyn = any_dyn || facts_[i].has_dyn;
+    any_extra = any_extra || (facts_[i].has_dyn && facts_[i].has_extra);
+    for (int k = 0; k < 3; ++k) {
+      const double mhz = k == 0 ? g_.tiu_mhz : g_.dma_mhz;
+      span(facts_[i].l[k], anchor_shift_[i], mhz);
+      if (!cd.has_monitor[k] && cd.raw_records[k] == 0) continue;
+      track t;
+      t.device = g_.opt.device;
+      t.unit = static_cast<std::uint8_t>(cd.core);
+      t.eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
+      t.freq_mhz = mhz;
+      t.records = cd.raw_records[k];
+      t.events = facts_[i].l[k].n[v];
+      tracks.push_back(t);
+    }
+  }
+  for (std::size_t p = 0; p < g_.ports.size(); ++p) {
+    span(port_facts_[p], port_shift(p), g_.dma_mhz);
+    track t;
+    t.device = g_.opt.device;
+    t.unit = static_cast<std::uint8_t>(g_.ports[p].port);
+    t.eng = engine::cdma;
+    t.freq_mhz = g_.dma_mhz;
+    t.records = g_.ports[p].raw_records;
+    t.events = port_facts_[p].n[v];
+    tracks.push_back(t);
+  }
+  g_.info.sort_tracks();
+  if (any) {
+    g_.info.begin_ns = b;
+    g_.info.end_ns = e;
+  }
+  g_.info.mode = g_.bmodel ? "bmodel" : operator_mode(any_dyn, any_extra);
+}
+
+/// Core i decoded again, aligned with the global facts, trimmed and emitted.
+template <class Chip>
+core_output streamer<Chip>::second_pass(std::size_t i) {
+  decode_state s;
+  start(s, scope_base_[i]);
+  decode_core(s, i, nullptr);
+  core_data& cd = s.cores.front();
+  for (auto& l : cd.pmu) shift_cycles(l, anchor_shift_[i] + t0_);
+  for (auto& pd : s.ports) shift_cycles(pd.pmu, (pd.core ? anchor_shift_[i] : 0) + t0_);
+  if (!g_.bmodel) {
+    for (auto& pd : s.ports) omit_system_op(pd.pmu, cdma_sys_code, false);
+    omit_system_op(cd.pmu[0], tiu_sys_code, remain_);
+    omit_system_op(cd.pmu[1], dma_sys_code, remain_);
+    omit_system_op(cd.pmu[2], dma_sys_code, remain_);
+  }
+  s.info.diagnostics = {};  // the first pass has the earlier stages' notes
+  core_output o;
+  std::vector<track> tracks;  // the first pass made them
+  std::vector<span_src> funcs;
+  std::size_t out = emit_core<Chip>(s, cd, 0, tracks, funcs);
+  o.core_events = out;
+  o.core_names = s.info.names.size();
+  for (auto& pd : s.ports) out = emit_port<Chip>(s, pd, out, tracks);
+  s.events.resize(out);
+  o.events = std::move(s.events);
+  o.spans = std::move(s.spans);
+  o.names = std::move(s.info.names);
+  o.diag = std::move(s.info.diagnostics);
+  o.unmatched_out = s.unmatched_out;
+  o.descriptors_unsupported = s.descriptors_unsupported;
+  return o;
+}
+
+/// Names of events [0, core_events) into the dump's table (in the order the
+/// materialized emit interns them), then the events to the sink.
+template <class Chip>
+template <class S>
+void streamer<Chip>::commit(core_output& o, S& sink, std::vector<engine_event>& spans) {
+  port_map_.assign(o.names.size(), 0);
+  for (std::size_t k = 0; k < o.core_names; ++k)
+    port_map_[k] = g_.info.names.intern(o.names[static_cast<name_id>(k)]);
+  auto fix = [&](engine_event e) {
+    e.op = port_map_[e.op];
+    e.op_type = port_map_[e.op_type];
+    e.function = port_map_[e.function];
+    return e;
+  };
+  for (std::size_t k = 0; k < o.core_events; ++k) sink.write(fix(o.events[k]));
+  for (const auto& sp : o.spans) spans.push_back(fix(sp));
+  g_.info.diagnostics.merge(o.diag);
+  g_.unmatched_out += o.unmatched_out;
+  g_.descriptors_unsupported += o.descriptors_unsupported;
+}
+
+/// The CDMA ports' events, after every core (their new names are interned last).
+template <class Chip>
+template <class S>
+void streamer<Chip>::write_ports(core_output& o, S& sink) {
+  // port_map_ was overwritten by later cores: rebuild it (interning is idempotent).
+  port_map_.assign(o.names.size(), 0);
+  for (std::size_t k = 0; k < o.names.size(); ++k)
+    port_map_[k] = g_.info.names.intern(o.names[static_cast<name_id>(k)]);
+  for (std::size_t k = o.core_events; k < o.events.size(); ++k) {
+    engine_event e = o.events[k];
+    e.op = port_map_[e.op];
+    e.op_type = port_map_[e.op_type];
+    e.function = port_map_[e.function];
+    sink.write(e);
+  }
+}
+
+}  // namespace detail
+
+/// Decodes the dump in `files` as chip `Chip` into `sink` (an event_sink,
+/// sinks/sink.hpp):
+/// begin(info), every hardware event in track_less order, the kernel-function
+/// spans, finish(); the same calls, in the same order and with the same
+/// values, as write_trace() of a cdm_decoder<Chip> with `opt` (the names of
+/// info grow while events are written; diagnostics and the match.*
+/// properties are complete at finish()). Returns the finished trace_info.
+/// Memory: a few cores (stream_options), never the whole dump. Operands and
+/// dependencies are not kept (cdm_options::keep_instructions is ignored).
+template <cdm_chip Chip, class S>
+trace_info stream(const io::dump_files& files, S& sink, const cdm_options& opt = {},
+                  const stream_options& so = {}) {
+  detail::streamer<Chip> s(files, opt);
+  return s.run(sink, so);
+}
+
+}  // namespace tpuprof::cdm

@@ -1,0 +1,84 @@
+/// cdm stream facts: what the first pass of cdm::stream keeps of each core and
+/// list (a few numbers, no records), from which the global alignment, time
+/// span and tracks are computed before any event is emitted.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <tpuprof/decode/cdm/operator_path.hpp>
+#include <tpuprof/decode/cdm/state.hpp>
+#include <tpuprof/diagnostics.hpp>
+
+namespace tpuprof::cdm::detail {
+
+/// One list after matching, in cycles with its pending shift subtracted.
+struct list_facts {
+  bool any = false;             ///< records before system-command removal
+  std::int64_t first = 0;       ///< start of the first record
+  std::int64_t low = 0;         ///< lowest start or end of any record
+  std::int64_t back_end = 0;    ///< end of the last record
+  std::size_t n[2] = {0, 0};    ///< records after removal, [remain]
+  std::int64_t lo[2] = {0, 0};  ///< lowest start after removal
+  std::int64_t hi[2] = {0, 0};  ///< highest end after removal
+};
+
+/// One core: its lists, anchor, names, scope count and diagnostics by stage.
+struct core_facts {
+  list_facts l[3];
+  std::optional<std::int64_t> anchor;
+  std::vector<std::string> names;  ///< kernel-function names, in interning order
+  std::int32_t scopes = 0;         ///< func_scope_ids the core's DYN walk assigns
+  bool has_dyn = false, has_extra = false;
+  decode_diagnostics read, op;  ///< read stage, path stage
+};
+
+/// The pre-removal facts of `l` (what align_and_shift reads).
+inline void facts_before(const pmu_list l, list_facts& f) {
+  if (l.empty()) return;
+  f.any = true;
+  f.first = l.front().start() - l.shift;
+  std::int64_t m = std::min(l.front().start(), l.front().end());
+  for (std::size_t i = 1; i < l.size(); ++i) {
+    const pmu_ref x = l[i];
+    m = std::min(m, std::min(x.start(), x.end()));
+  }
+  f.low = m - l.shift;
+  f.back_end = l.back().end() - l.shift;
+}
+
+/// The post-removal facts of `l` as variant `v` (0: no CDMA remains, 1: some does).
+inline void facts_after(const pmu_list l, int v, list_facts& f) {
+  f.n[v] = l.size();
+  if (l.empty()) return;
+  std::int64_t lo = l.front().start(), hi = l.front().end();
+  for (std::size_t i = 1; i < l.size(); ++i) {
+    const pmu_ref x = l[i];
+    lo = std::min(lo, x.start());
+    hi = std::max(hi, x.end());
+  }
+  f.lo[v] = lo - l.shift;
+  f.hi[v] = hi - l.shift;
+}
+
+/// Both variants of the operator path's system-command removal of a core
+/// list (which one applies is known once the CDMA ports are done).
+inline void facts_removal(pmu_list& l, std::uint8_t code, list_facts& f) {
+  pmu_list kept = l;
+  omit_system_op(kept, code, true);  // moves the window only
+  facts_after(kept, 1, f);
+  omit_system_op(l, code, false);  // may compact the slots: last
+  facts_after(l, 0, f);
+}
+
+/// Same variant either way (bmodel path, CDMA ports).
+inline void facts_same(const pmu_list l, list_facts& f) {
+  facts_after(l, 0, f);
+  facts_after(l, 1, f);
+}
+
+}  // namespace tpuprof::cdm::detail
