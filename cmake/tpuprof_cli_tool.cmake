@@ -17,6 +17,9 @@ endif()
 
 if(TPUPROF_INSTALL)
   install(TARGETS tpuprof_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  if(TPUPROF_CLI_MODULES)  # the xlsx and SQLite modules, where the CLI looks for them
+    install(TARGETS ${TPUPROF_CLI_MODULES} LIBRARY DESTINATION ${TPUPROF_MODULE_INSTALL_DIR})
+  endif()
   if(NOT CMAKE_CROSSCOMPILING)
     install(FILES ${_cli_share}/tpuprof.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
             RENAME tpuprof)
