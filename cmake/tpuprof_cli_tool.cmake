@@ -17,6 +17,9 @@ endif()
 
 if(TPUPROF_INSTALL)
   install(TARGETS tpuprof_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  if(TPUPROF_CLI_MODULES)  # the xlsx and SQLite modules, where the CLI looks for them
+    install(TARGETS ${TPUPROF_CLI_MODULES} LIBRARY DESTINATION ${TPUPROF_MODULE_INSTALL_DIR})
+  endif()
   if(NOT CMAKE_CROSSCOMPILING)
     install(FILES ${_cli_share}/tpuprof.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
             RENAME tpuprof)
@@ -35,6 +38,12 @@ if(TPUPROF_BUILD_TESTS AND TPUPROF_INSTALL AND NOT CMAKE_CROSSCOMPILING)
   add_test(NAME cli.installed_binary COMMAND ${_pfx}/${CMAKE_INSTALL_BINDIR}/tpuprof --version)
   set_tests_properties(cli.installed_binary PROPERTIES FIXTURES_REQUIRED tpuprof_cli_installed
     PASS_REGULAR_EXPRESSION "^tpuprof [0-9]")
+  if(TPUPROF_WITH_SQLITE AND TPUPROF_WITH_XLSX)  # the installed CLI finds its modules
+    add_test(NAME cli.installed_modules COMMAND sh -c
+      "d=${CMAKE_CURRENT_BINARY_DIR}/cli_install_run && rm -rf $d && t=${_pfx}/${CMAKE_INSTALL_BINDIR}/tpuprof && $t synth -q --chip aks --records 50 -o $d/in && $t convert -q --sqlite --xlsx -o $d/out $d/in && test -s $d/out/trace.sqlite && test -s $d/out/perfdoc.xlsx && echo modules ok")
+    set_tests_properties(cli.installed_modules PROPERTIES FIXTURES_REQUIRED tpuprof_cli_installed
+      PASS_REGULAR_EXPRESSION "modules ok")
+  endif()
   add_test(NAME cli.completion.bash
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/cli/completion_test.sh
             ${_pfx}/${CMAKE_INSTALL_DATADIR}/bash-completion/completions/tpuprof)

@@ -1,4 +1,5 @@
-// bigTpuProfile's call form of `tpuprof convert` and the optional SQLite output.
+// bigTpuProfile's call form of `tpuprof convert` and the optional outputs
+// (SQLite, the workbook: written by modules loaded on demand, optional_outputs.hpp).
 #include "convert_compat.hpp"
 
 #include <cstdio>
@@ -10,17 +11,12 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <tpuprof/algo/summary.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/sinks/instr_world.hpp>
 #include <tpuprof/sinks/reginfo.hpp>
 #include <tpuprof/sinks/register_fields.hpp>
-#if TPUPROF_WITH_SQLITE
-#include <tpuprof/sinks/sqlite.hpp>
-#endif
-#if TPUPROF_WITH_XLSX
-#include <tpuprof/sinks/xlsx.hpp>
-#endif
+
+#include "optional_outputs.hpp"
 
 namespace fs = std::filesystem;
 using namespace tpuprof;
@@ -138,6 +134,13 @@ output_plan plan_outputs(const compat_options& c, const std::string& o_dir) {
   else
     p.dir = p.vendor ? "profile_out" : "tpuprof_out";
   if (p.vendor) p.perfetto_name = "perfetto.pftrace";
+    // The modules of the optional outputs, now: a missing one fails before the decode.
+#if TPUPROF_WITH_XLSX
+  if (c.xlsx || doc_outputs(c)) modules::require("xlsx");
+#endif
+#if TPUPROF_WITH_SQLITE
+  if (c.sqlite || !c.sqlite_db.empty()) modules::require("sqlite");
+#endif
   return p;
 }
 
@@ -147,9 +150,9 @@ void write_compat_outputs(const compat_options& c, const trace& t, const output_
   if (c.xlsx || doc_outputs(c)) {
 #if TPUPROF_WITH_XLSX
     emit(workbook_name(plan), [&](const fs::path& f) {
-      sinks::xlsx_options xo;
-      if (regs) xo.command = [regs](const engine_event& e) { return (*regs)(e); };
-      sinks::write_xlsx(f, t, xo);
+      modules::xlsx_job job{t, f, {}};
+      if (regs) job.command = [regs](const engine_event& e) { return (*regs)(e); };
+      modules::write_xlsx(job);
     });
     if (plan.vendor) {  // bigTpuProfile's "Instr World" table next to its workbook
       std::string csv = workbook_name(plan);
@@ -171,17 +174,8 @@ void write_compat_outputs(const compat_options& c, const trace& t, const output_
   if (c.sqlite || !c.sqlite_db.empty()) {
 #if TPUPROF_WITH_SQLITE
     auto write_db = [&](const fs::path& f) {
-      sinks::sqlite_options so;
-      so.label = c.label;
-      so.shared = !c.sqlite_db.empty();  // other runs append to it: durable settings
-      sinks::sqlite_sink s(f, so);
-      s.begin(t.info());
-      for (const engine_event& e : t.events()) s.write(e);
-      for (const engine_event& e : t.spans()) s.write(e);
-      summary_options sum;
-      sum.info = &t.info();
-      s.write_summary(t.events() | algo::summary(sum));
-      s.finish();
+      // other runs append to a --sqlite-db: durable settings
+      modules::write_sqlite({t, f, c.label, !c.sqlite_db.empty()});
     };
     if (c.sqlite_db.empty()) {
       // OUT/trace.sqlite holds this dump only: one file of the output set.

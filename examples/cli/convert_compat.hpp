@@ -1,5 +1,5 @@
 // bigTpuProfile's call form of `tpuprof convert` (positional OUT, its flags
-// and file names) and the optional outputs (SQLite), kept apart from
+// and file names) and the optional outputs (SQLite, xlsx), kept apart from
 // convert.cpp so the two evolve separately (docs/cli.md, "From bigTpuProfile").
 #pragma once
 
@@ -43,7 +43,9 @@ void add_compat_options(CLI::App* sc, compat_options& c);
 
 /// The output directory and names: `-o` (tpuprof names, default tpuprof_out/)
 /// or bigTpuProfile's OUT / its own flags (its names, default profile_out/).
-/// Throws std::invalid_argument when -o and OUT are both given.
+/// Throws std::invalid_argument when -o and OUT are both given. Loads the
+/// modules of the optional outputs asked for (optional_outputs.hpp): throws
+/// io::output_error when one is missing, before anything is decoded.
 output_plan plan_outputs(const compat_options& c, const std::string& o_dir);
 
 /// A step that writes one output file: (file name in OUT, writer).

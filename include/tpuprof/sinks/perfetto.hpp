@@ -227,6 +227,11 @@ class perfetto_sink {
   }
   std::int64_t to_ns(double ns) const noexcept {
     if (!(ns == ns)) return shift_;
+    if (std::fabs(ns) < 0x1p62) {  // llround without the libm call; ns - i is exact
+      const auto i = static_cast<std::int64_t>(ns);
+      const double f = ns - static_cast<double>(i);
+      return i + (f >= 0.5) - (f <= -0.5) + shift_;
+    }
     return static_cast<std::int64_t>(std::llround(ns)) + shift_;
   }
 
@@ -330,7 +335,12 @@ class perfetto_sink {
   slice_track& track_for(std::uint8_t d, std::uint8_t unit, engine eng) {
     std::uint32_t key =
         (std::uint32_t{d} << 16) | (std::uint32_t{unit} << 8) | static_cast<std::uint32_t>(eng);
-    if (key == last_key_ && last_track_ < tracks_.size()) return tracks_[last_track_];
+    if (key == last_key_ && last_track_ < tracks_.size()) [[likely]]
+      return tracks_[last_track_];
+    return track_of(key, d, unit, eng);
+  }
+  [[gnu::noinline]] slice_track& track_of(std::uint32_t key, std::uint8_t d, std::uint8_t unit,
+                                          engine eng) {
     auto [it, fresh] = index_.try_emplace(key, tracks_.size());
     if (fresh) {
       std::uint64_t parent = group_track(d, unit, eng == engine::cdma);

@@ -42,8 +42,11 @@ class window_counter {
     const double rate = bytes > 0 ? bytes / static_cast<double>(e - b) : 0.0;
     std::int64_t s = b;
     while (s < e) {
-      std::int64_t w = floor_div(s - origin_, w_);
-      if (cur_ != none && w < cur_) w = cur_;  // overlap reaching back: book in the open window
+      // Before the open window's end (the common case, without a division) or an
+      // overlap reaching back: book in the open window.
+      std::int64_t w =
+          cur_ != none && s - origin_ < (cur_ + 1) * w_ ? cur_ : floor_div(s - origin_, w_);
+      if (cur_ != none && w < cur_) w = cur_;
       if (w != cur_) open(w, emit);
       const std::int64_t wb = origin_ + w * w_, we = wb + w_;
       // Whole windows covered by this interval: one sample, then skip ahead.
