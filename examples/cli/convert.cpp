@@ -28,6 +28,7 @@
 #include "advise_data.hpp"
 #include "cli.hpp"
 #include "convert_compat.hpp"
+#include "convert_split.hpp"
 #include "validators.hpp"
 
 namespace fs = std::filesystem;
@@ -46,6 +47,7 @@ struct convert_options {
   bool no_advise = false;      ///< --no-advise: report.html without its Findings section
   std::string host_trace;
   std::optional<double> host_offset_ns;
+  std::string split;      ///< --split: Perfetto as parts with an index (convert_split.cpp)
   compat_options compat;  ///< bigTpuProfile's call form, SQLite (convert_compat.cpp)
 };
 
@@ -157,9 +159,16 @@ int run_convert(const common_options& o, const convert_options& c) {
     write(set.stage(file));
     written.push_back(set.final_path(file).string());
   };
-  if (c.perfetto || !any || plan.vendor)
-    emit(plan.perfetto_name,
-         [&](const fs::path& f) { sinks::write_file<sinks::perfetto_sink>(f, t, host, po); });
+  if (!c.split.empty()) {
+    p.step("writing " + set.final_path(plan.perfetto_name).string() + " in parts");
+    for (auto& w : write_perfetto_split(c.split, t, host, po, set, plan.perfetto_name))
+      written.push_back(std::move(w));
+  } else if (c.perfetto || !any || plan.vendor) {
+    emit(plan.perfetto_name, [&](const fs::path& f) {
+      sinks::write_file<sinks::perfetto_sink>(f, t, host, po);
+      warn_large_perfetto(set.final_path(plan.perfetto_name).string(), fs::file_size(f));
+    });
+  }
   if (c.json)
     emit("trace.json",
          [&](const fs::path& f) { sinks::write_file<sinks::chrome_json_sink>(f, t, host, jo); });
@@ -220,6 +229,7 @@ subcommand register_convert(CLI::App& app, common_options& o) {
                "Perfetto / Chrome JSON: the findings of `tpuprof advise` as a track of their own "
                "and advise.* args on their commands' slices (docs/sinks.md)");
   sc->add_flag("--no-advise", c->no_advise, "report.html without its Findings section");
+  add_split_option(sc, c->split);
   add_compat_options(sc, c->compat);
   return {sc, [&o, c] { return run_convert(o, *c); }};
 }
