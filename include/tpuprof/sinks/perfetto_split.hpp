@@ -92,7 +92,7 @@ struct perfetto_split_options {
 
 /// What one part holds (the index's entry).
 struct perfetto_part {
-  std::string label;               ///< "dev0.core3", "dev0.cdma1", "dev0", "w007", "part1"
+  std::string label;               ///< "dev0.core3", "dev0.cdma1", "dev0", "w07", "part1"
   std::string file;                ///< "<stem>.<label>.pftrace"
   std::vector<std::string> units;  ///< "dev0.core3", ... whose tracks it holds
   std::int64_t window_begin = 0;   ///< window split: the window, in the parts' ts
