@@ -30,6 +30,7 @@
 #include "advise_data.hpp"
 #include "cli.hpp"
 #include "convert_compat.hpp"
+#include "convert_split.hpp"
 #include "validators.hpp"
 
 namespace fs = std::filesystem;
@@ -48,6 +49,7 @@ struct convert_options {
   bool no_advise = false;      ///< --no-advise: report.html without its Findings section
   std::string host_trace;
   std::optional<double> host_offset_ns;
+  std::string split;      ///< --split: Perfetto as parts with an index (convert_split.cpp)
   compat_options compat;  ///< bigTpuProfile's call form, SQLite (convert_compat.cpp)
 };
 
@@ -188,8 +190,8 @@ struct convert_sinks {
 bool streamable(const common_options& o, const convert_options& c, const output_plan& plan) {
   const auto& x = c.compat;
   return !c.html && !c.advise && !c.critical_path && c.host_trace.empty() && !plan.vendor &&
-         !x.sqlite && x.sqlite_db.empty() && !x.xlsx && !x.enable_doc && !x.registers &&
-         o.num_core <= 0 && !register_lookup(x, o);
+         c.split.empty() && !x.sqlite && x.sqlite_db.empty() && !x.xlsx && !x.enable_doc &&
+         !x.registers && o.num_core <= 0 && !register_lookup(x, o);
 }
 
 /// run_convert for streamable outputs: the same files, byte for byte.
@@ -204,9 +206,11 @@ int run_streamed(const common_options& o, const convert_options& c, const output
   const bool any = c.perfetto || c.json || c.csv;
   io::output_set set(plan.dir, {}, c.fsync ? io::durability::power_loss : io::durability::crash);
   std::vector<std::pair<std::string, std::unique_ptr<io::atomic_file>>> files;
+  fs::path perfetto_staged;
   auto stage = [&](const std::string& name) -> io::atomic_file& {
-    files.emplace_back(set.final_path(name).string(),
-                       std::make_unique<io::atomic_file>(set.stage(name)));
+    const fs::path staged = set.stage(name);
+    if (name == plan.perfetto_name) perfetto_staged = staged;
+    files.emplace_back(set.final_path(name).string(), std::make_unique<io::atomic_file>(staged));
     return *files.back().second;
   };
   convert_sinks s;
@@ -238,6 +242,9 @@ int run_streamed(const common_options& o, const convert_options& c, const output
     af.commit();
     written.push_back(set.final_path(name).string());
   }
+  if (!perfetto_staged.empty())
+    warn_large_perfetto(set.final_path(plan.perfetto_name).string(),
+                        fs::file_size(perfetto_staged));
   set.commit();
   p.done();
   if (!o.quiet)
@@ -275,9 +282,16 @@ int run_convert(const common_options& o, const convert_options& c) {
     write(set.stage(file));
     written.push_back(set.final_path(file).string());
   };
-  if (c.perfetto || !any || plan.vendor)
-    emit(plan.perfetto_name,
-         [&](const fs::path& f) { sinks::write_file<sinks::perfetto_sink>(f, t, host, po); });
+  if (!c.split.empty()) {
+    p.step("writing " + set.final_path(plan.perfetto_name).string() + " in parts");
+    for (auto& w : write_perfetto_split(c.split, t, host, po, set, plan.perfetto_name))
+      written.push_back(std::move(w));
+  } else if (c.perfetto || !any || plan.vendor) {
+    emit(plan.perfetto_name, [&](const fs::path& f) {
+      sinks::write_file<sinks::perfetto_sink>(f, t, host, po);
+      warn_large_perfetto(set.final_path(plan.perfetto_name).string(), fs::file_size(f));
+    });
+  }
   if (c.json)
     emit("trace.json",
          [&](const fs::path& f) { sinks::write_file<sinks::chrome_json_sink>(f, t, host, jo); });
@@ -338,6 +352,7 @@ subcommand register_convert(CLI::App& app, common_options& o) {
                "Perfetto / Chrome JSON: the findings of `tpuprof advise` as a track of their own "
                "and advise.* args on their commands' slices (docs/sinks.md)");
   sc->add_flag("--no-advise", c->no_advise, "report.html without its Findings section");
+  add_split_option(sc, c->split);
   add_compat_options(sc, c->compat);
   return {sc, [&o, c] { return run_convert(o, *c); }};
 }
