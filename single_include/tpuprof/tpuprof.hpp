@@ -22501,38 +22501,43 @@ inline void align_and_shift_bmodel(decode_state& st) {
   align_and_shift(st);
 }
 
+/// One core of the bmodel path: repairs, anchor (and the vendor's per-engine
+/// shift), init records dropped, matching, system commands trimmed.
+template <class Chip>
+void bmodel_core(decode_state& st, core_data& cd) {
+  auto& dg = st.info.diagnostics;
+  const unsigned init = Chip::init_cmd_num;
+  for (int k = 0; k < 3; ++k) {
+    auto& l = cd.pmu[k];
+    count(st, diag::id_wrap, unwrap_ids(l), cd.file, "id wrap");
+    count(st, diag::cycle_wrap, unwrap_cycles(l), cd.file, "cycle wrap");
+    if (k == 2)
+      count(st, diag::out_of_order, adjust_sdma_order_bmodel(l), cd.file, "SDMA order repaired");
+  }
+  if (cd.pmu[0].size() >= init && init > 0) {
+    cd.anchor = cd.pmu[0][init - 1].end();
+    if (st.opt.time == time_base::vendor)
+      for (int k = 1; k < 3; ++k)
+        if (cd.pmu[k].size() >= init)
+          shift_cycles(cd.pmu[k], cd.pmu[k][init - 1].end() - *cd.anchor);
+  } else {
+    dg.add(diag::other, cd.file, decode_error::no_offset,
+           "fewer TIU records than init records: core not aligned");
+  }
+  for (int k = 0; k < 3; ++k) {
+    cd.pmu[k].drop_front(init);
+    auto none = [](const command&) -> const std::vector<command>* { return nullptr; };
+    st.stats[key(pmu_kind(k), cd.core)] = pair_sections(cd.pmu[k], cd.des_lists[k], false, none);
+    omit_system_bmodel(cd.pmu[k], k == 0 ? tiu_sys_code : dma_sys_code);
+  }
+}
+
 /// The bmodel path (tpu-mlir PerfAI rules): records paired with the decoded
 /// BLOCK_DES_* commands, system commands trimmed at both ends.
 template <class Chip>
 void run_bmodel(decode_state& st) {
-  auto& dg = st.info.diagnostics;
-  const unsigned init = Chip::init_cmd_num;
   st.info.mode = "bmodel";
-  for (auto& cd : st.cores) {
-    for (int k = 0; k < 3; ++k) {
-      auto& l = cd.pmu[k];
-      count(st, diag::id_wrap, unwrap_ids(l), cd.file, "id wrap");
-      count(st, diag::cycle_wrap, unwrap_cycles(l), cd.file, "cycle wrap");
-      if (k == 2)
-        count(st, diag::out_of_order, adjust_sdma_order_bmodel(l), cd.file, "SDMA order repaired");
-    }
-    if (cd.pmu[0].size() >= init && init > 0) {
-      cd.anchor = cd.pmu[0][init - 1].end();
-      if (st.opt.time == time_base::vendor)
-        for (int k = 1; k < 3; ++k)
-          if (cd.pmu[k].size() >= init)
-            shift_cycles(cd.pmu[k], cd.pmu[k][init - 1].end() - *cd.anchor);
-    } else {
-      dg.add(diag::other, cd.file, decode_error::no_offset,
-             "fewer TIU records than init records: core not aligned");
-    }
-    for (int k = 0; k < 3; ++k) {
-      cd.pmu[k].drop_front(init);
-      auto none = [](const command&) -> const std::vector<command>* { return nullptr; };
-      st.stats[key(pmu_kind(k), cd.core)] = pair_sections(cd.pmu[k], cd.des_lists[k], false, none);
-      omit_system_bmodel(cd.pmu[k], k == 0 ? tiu_sys_code : dma_sys_code);
-    }
-  }
+  for (auto& cd : st.cores) bmodel_core<Chip>(st, cd);
   align_and_shift_bmodel(st);
 }
 
@@ -22810,74 +22815,70 @@ inline void emit_spans(decode_state& st, std::vector<span_src>& f, const std::si
   }
 }
 
-/// Turns the working slots into events in place: each list's records move
-/// down to the next free slot (never up, lists are laid out in output order)
-/// and become their engine_event there.
+/// Core `cd`'s lists into events from slot `out` on (in place: records only
+/// move down), its tracks into `tracks`, its kernel-function spans into
+/// st.spans (`funcs` is scratch). Returns the next free slot.
 template <class Chip>
-void emit(decode_state& st) {
-  std::vector<track> tracks;
-  std::vector<span_src> funcs;
-  std::size_t out = 0;  // next free slot
-  for (auto& cd : st.cores) {
-    funcs.clear();
-    funcs.reserve(cd.pmu[0].size() + cd.pmu[1].size() + cd.pmu[2].size());
-    std::size_t runs[4] = {0, 0, 0, 0};  // funcs of engine k: [runs[k], runs[k + 1])
-    bool runs_sorted = true;             // each run in span_less order
-    for (int k = 0; k < 3; ++k) {
-      const auto kind = pmu_kind(k);
-      const engine eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
-      const std::size_t before = out;
-      const list l = cd.pmu[k];  // a copy: see pmu_list
-      // Order checks ride along with the conversion instead of extra passes.
-      bool sorted = true;
-      std::uint64_t prev = 0;
-      for (std::size_t i = 0; i < l.size(); ++i) {
-        const rec r = load(l, i);
-        emit_one<Chip>(st, r, kind, eng, static_cast<std::uint8_t>(cd.core), out);
-        if (r.cmd && r.cmd->offset) attach_descriptor<Chip>(st, cd, *r.cmd, st.events[out]);
-        ++out;
-        const auto begin = static_cast<std::uint64_t>(r.start);
-        sorted &= begin >= prev;  // prev starts at 0, below any u64
-        prev = begin;
-        const dyn_tag& t = tag_of(st, r);
-        if (t.func || t.scope >= 0) {
-          const span_src f{r.start, r.end, t.scope, t.batch, t.func};
-          runs_sorted = runs_sorted && (funcs.size() == runs[k] || !span_less(f, funcs.back()));
-          funcs.push_back(f);
-        }
-      }
-      finish_track(st, tracks, eng, cd.core, k == 0 ? st.tiu_mhz : st.dma_mhz, cd.raw_records[k],
-                   before, out, sorted, cd.has_monitor[k]);
-      runs[k + 1] = funcs.size();
-    }
-    emit_spans(st, funcs, runs, runs_sorted, static_cast<std::uint8_t>(cd.core));
-  }
-  for (auto& pd : st.ports) {
+std::size_t emit_core(decode_state& st, core_data& cd, std::size_t out, std::vector<track>& tracks,
+                      std::vector<span_src>& funcs) {
+  funcs.clear();
+  funcs.reserve(cd.pmu[0].size() + cd.pmu[1].size() + cd.pmu[2].size());
+  std::size_t runs[4] = {0, 0, 0, 0};  // funcs of engine k: [runs[k], runs[k + 1])
+  bool runs_sorted = true;             // each run in span_less order
+  for (int k = 0; k < 3; ++k) {
+    const auto kind = pmu_kind(k);
+    const engine eng = k == 0 ? engine::tiu : k == 1 ? engine::gdma : engine::sdma;
     const std::size_t before = out;
-    const list l = pd.pmu;
+    const list l = cd.pmu[k];  // a copy: see pmu_list
+    // Order checks ride along with the conversion instead of extra passes.
     bool sorted = true;
     std::uint64_t prev = 0;
     for (std::size_t i = 0; i < l.size(); ++i) {
       const rec r = load(l, i);
-      emit_one<Chip>(st, r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port),
-                     out++);
+      emit_one<Chip>(st, r, kind, eng, static_cast<std::uint8_t>(cd.core), out);
+      if (r.cmd && r.cmd->offset) attach_descriptor<Chip>(st, cd, *r.cmd, st.events[out]);
+      ++out;
       const auto begin = static_cast<std::uint64_t>(r.start);
       sorted &= begin >= prev;  // prev starts at 0, below any u64
       prev = begin;
+      const dyn_tag& t = tag_of(st, r);
+      if (t.func || t.scope >= 0) {
+        const span_src f{r.start, r.end, t.scope, t.batch, t.func};
+        runs_sorted = runs_sorted && (funcs.size() == runs[k] || !span_less(f, funcs.back()));
+        funcs.push_back(f);
+      }
     }
-    finish_track(st, tracks, engine::cdma, pd.port, st.dma_mhz, pd.raw_records, before, out, sorted,
-                 true);
+    finish_track(st, tracks, eng, cd.core, k == 0 ? st.tiu_mhz : st.dma_mhz, cd.raw_records[k],
+                 before, out, sorted, cd.has_monitor[k]);
+    runs[k + 1] = funcs.size();
   }
-  st.events.resize(out);  // only shrinks: no slot is constructed again
-  st.spans.shrink_to_fit();
-  st.info.tracks = std::move(tracks);
-  st.info.sort_tracks();
-  // st.events is in core order, then ports: matches track_less (ports after cores).
-  if (!st.events.empty()) {
-    st.info.begin_ns = st.begin_ns;
-    st.info.end_ns = st.end_ns;
+  emit_spans(st, funcs, runs, runs_sorted, static_cast<std::uint8_t>(cd.core));
+  return out;
+}
+
+/// Port `pd`'s list into events from slot `out` on; returns the next free slot.
+template <class Chip>
+std::size_t emit_port(decode_state& st, const port_data& pd, std::size_t out,
+                      std::vector<track>& tracks) {
+  const std::size_t before = out;
+  const list l = pd.pmu;
+  bool sorted = true;
+  std::uint64_t prev = 0;
+  for (std::size_t i = 0; i < l.size(); ++i) {
+    const rec r = load(l, i);
+    emit_one<Chip>(st, r, pmu_kind::cdma, engine::cdma, static_cast<std::uint8_t>(pd.port), out++);
+    const auto begin = static_cast<std::uint64_t>(r.start);
+    sorted &= begin >= prev;  // prev starts at 0, below any u64
+    prev = begin;
   }
-  std::uint64_t unmatched = 0;
+  finish_track(st, tracks, engine::cdma, pd.port, st.dma_mhz, pd.raw_records, before, out, sorted,
+               true);
+  return out;
+}
+
+/// The matcher's properties and the counts of a finished emit (st.stats,
+/// st.unmatched_out, st.descriptors_unsupported), in trace_info.
+inline void emit_notes(decode_state& st) {
   // Mode 0 has no commands by design: records without one are not data loss.
   const bool pmu_only = st.info.mode.starts_with("mode 0");
   for (const auto& [k, ms] : st.stats) {
@@ -22896,18 +22897,38 @@ void emit(decode_state& st) {
       st.info.diagnostics.add(
           diag::other, st.info.source, decode_error::no_offset,
           "matcher " + name + ": alignment too large, sections paired in order");
-    unmatched += ms.unmatched;
   }
   // unmatched_out (counted by emit_one) includes the sys records the vendor names too.
   if (!pmu_only)
     count(st, diag::unmatched_record, st.unmatched_out, st.info.source,
           "events without a command (named unknown / sys)");
-  (void)unmatched;
   if (st.descriptors_unsupported)
     st.info.diagnostics.add(diag::other, st.info.source, decode_error::no_offset,
                             "TIU descriptors without a vendor converter or ops formula: uArch "
                             "rate unknown for them",
                             st.descriptors_unsupported);
+}
+
+/// Turns the working slots into events in place: each list's records move
+/// down to the next free slot (never up, lists are laid out in output order)
+/// and become their engine_event there.
+template <class Chip>
+void emit(decode_state& st) {
+  std::vector<track> tracks;
+  std::vector<span_src> funcs;
+  std::size_t out = 0;  // next free slot
+  for (auto& cd : st.cores) out = emit_core<Chip>(st, cd, out, tracks, funcs);
+  for (auto& pd : st.ports) out = emit_port<Chip>(st, pd, out, tracks);
+  st.events.resize(out);  // only shrinks: no slot is constructed again
+  st.spans.shrink_to_fit();
+  st.info.tracks = std::move(tracks);
+  st.info.sort_tracks();
+  // st.events is in core order, then ports: matches track_less (ports after cores).
+  if (!st.events.empty()) {
+    st.info.begin_ns = st.begin_ns;
+    st.info.end_ns = st.end_ns;
+  }
+  emit_notes(st);
   std::sort(st.ins_index.begin(), st.ins_index.end(), ins_less);
   // Free the working data.
   st.tags.assign(1, dyn_tag{});
@@ -22974,82 +22995,101 @@ inline void omit_system_op(list& r, std::uint8_t code, bool remain) {
   }
 }
 
-/// Core alignment on the anchors, then the shift to zero (the minimum over
+/// bigTpuProfile's repairs of a CDMA port list (first step of the operator path).
+inline void repair_port(decode_state& st, port_data& pd) {
+  count(st, diag::id_wrap, unwrap_ids(pd.pmu), pd.file, "CDMA id wrap");
+  count(st, diag::out_of_order, adjust_send_retire_order(pd.pmu), pd.file,
+        "CDMA send/retire order repaired");
+  count(st, diag::cycle_wrap, unwrap_cycles(pd.pmu), pd.file, "CDMA cycle wrap");
+  count(st, diag::out_of_order, adjust_command_order(pd.pmu), pd.file, "CDMA id order repaired");
+}
+
+/// One core of the operator path: id and cycle repair, its anchor, the init
+/// records dropped; with `attach`, the CDMA ports not yet `attached` are
+/// aligned to its SDMA and matched with its CDMA commands; then its engines
+/// are matched with their commands.
+template <class Chip>
+void operator_core(decode_state& st, core_data& cd, bool attach, std::vector<bool>& attached) {
+  auto& dg = st.info.diagnostics;
+  const unsigned init = Chip::init_cmd_num;
+  for (int k = 0; k < 3; ++k) {
+    auto& l = cd.pmu[k];
+    count(st, diag::id_wrap, unwrap_ids(l), cd.file, "id wrap");
+    if (k == 2)
+      count(st, diag::out_of_order, adjust_send_retire_order(l), cd.file,
+            "SDMA send/retire order repaired");
+    count(st, diag::cycle_wrap, unwrap_cycles(l), cd.file, "cycle wrap");
+    if (k == 2)
+      count(st, diag::out_of_order, adjust_command_order(l), cd.file, "SDMA id order repaired");
+  }
+  if (cd.pmu[0].size() >= init && init > 0)
+    cd.anchor = cd.pmu[0][init - 1].end();
+  else
+    dg.add(diag::other, cd.file, decode_error::no_offset,
+           "fewer TIU records than init records: core not aligned");
+  for (int k = 0; k < 3; ++k) cd.pmu[k].drop_front(init);
+  cd.cmd[0] = drop_front(cd.cmds.tiu, init);
+  cd.cmd[1] = drop_front(cd.cmds.gdma, init);
+  cd.cmd[2] = drop_front(cd.cmds.sdma, init);
+
+  auto resolver_for = [&cd, &st](cmd_engine e) {
+    return [&cd, &st, e](const command& d) { return resolve_des<Chip>(st, cd, d, e); };
+  };
+  if (attach) {
+    for (std::size_t pi = 0; pi < st.ports.size(); ++pi) {
+      auto& pd = st.ports[pi];
+      if (attached[pi] || pd.pmu.size() <= 1) continue;
+      attached[pi] = true;
+      const std::int64_t wait_end = pd.pmu[0].end();
+      std::int64_t offset = 0;
+      if (!cd.pmu[2].empty())
+        offset = wait_end - cd.pmu[2][0].end();
+      else
+        dg.add(diag::other, pd.file, decode_error::no_offset, "no SDMA record to align CDMA with");
+      pd.pmu.drop_front(init);
+      const auto cmds = drop_front(cd.cmds.cdma[pd.port], init);
+      shift_cycles(pd.pmu, offset);
+      cd.pmu[2].drop_front(1);  // the VSDMA send of the C2C barrier
+      cd.cmd[2] = drop_front(cd.cmd[2], 1);
+      st.stats[key(pmu_kind::cdma, pd.port)] =
+          pair_sections(pd.pmu, cmds, true, resolver_for(cmd_engine::cdma));
+      pd.core = cd.core;
+    }
+  }
+  for (int k = 0; k < 3; ++k)
+    st.stats[key(pmu_kind(k), cd.core)] = pair_sections(
+        cd.pmu[k], cd.cmd[k], true, resolver_for(k == 0 ? cmd_engine::tiu : cmd_engine::dma));
+}
+
+/// Ports no core took: a note when they had records to align, else emptied.
+inline void unattached_ports(decode_state& st, const std::vector<bool>& attached) {
+  for (std::size_t pi = 0; pi < st.ports.size(); ++pi)
+    if (!attached[pi] && st.ports[pi].pmu.size() > 1)
+      st.info.diagnostics.add(diag::other, st.ports[pi].file, decode_error::no_offset,
+                              "CDMA port not attached to a core");
+    else if (!attached[pi])
+      st.ports[pi].pmu.clear();
+}
+
+/// The "mode N" of trace_info from what the core files hold.
+inline std::string operator_mode(bool any_dyn, bool any_dyn_extra) {
+  if (any_dyn_extra) return "mode 2 (detailed commands)";
+  return any_dyn ? "mode 1 (condensed commands)" : "mode 0 (PMU only)";
+}
 
 /// The operator path (bigTpuProfile rules): id and cycle repair, CDMA
 /// attachment, matching of records with DYN_DATA commands, alignment and
 /// system-command removal.
 template <class Chip>
 void run_operator(decode_state& st) {
-  auto& dg = st.info.diagnostics;
-  const unsigned init = Chip::init_cmd_num;
-  for (auto& pd : st.ports) {
-    count(st, diag::id_wrap, unwrap_ids(pd.pmu), pd.file, "CDMA id wrap");
-    count(st, diag::out_of_order, adjust_send_retire_order(pd.pmu), pd.file,
-          "CDMA send/retire order repaired");
-    count(st, diag::cycle_wrap, unwrap_cycles(pd.pmu), pd.file, "CDMA cycle wrap");
-    count(st, diag::out_of_order, adjust_command_order(pd.pmu), pd.file, "CDMA id order repaired");
-  }
+  for (auto& pd : st.ports) repair_port(st, pd);
   // Core that attaches CDMA when none carries CDMA commands: the last core
   // (the vendor says CORE_NUM-1 of the file order).
   const unsigned last_core = st.cores.back().core;
   std::vector<bool> attached(st.ports.size(), false);
-  for (auto& cd : st.cores) {
-    for (int k = 0; k < 3; ++k) {
-      auto& l = cd.pmu[k];
-      count(st, diag::id_wrap, unwrap_ids(l), cd.file, "id wrap");
-      if (k == 2)
-        count(st, diag::out_of_order, adjust_send_retire_order(l), cd.file,
-              "SDMA send/retire order repaired");
-      count(st, diag::cycle_wrap, unwrap_cycles(l), cd.file, "cycle wrap");
-      if (k == 2)
-        count(st, diag::out_of_order, adjust_command_order(l), cd.file, "SDMA id order repaired");
-    }
-    if (cd.pmu[0].size() >= init && init > 0)
-      cd.anchor = cd.pmu[0][init - 1].end();
-    else
-      dg.add(diag::other, cd.file, decode_error::no_offset,
-             "fewer TIU records than init records: core not aligned");
-    for (int k = 0; k < 3; ++k) cd.pmu[k].drop_front(init);
-    cd.cmd[0] = drop_front(cd.cmds.tiu, init);
-    cd.cmd[1] = drop_front(cd.cmds.gdma, init);
-    cd.cmd[2] = drop_front(cd.cmds.sdma, init);
-
-    auto resolver_for = [&cd, &st](cmd_engine e) {
-      return [&cd, &st, e](const command& d) { return resolve_des<Chip>(st, cd, d, e); };
-    };
-    if (cd.cmds.any_cdma() || cd.core == last_core) {
-      for (std::size_t pi = 0; pi < st.ports.size(); ++pi) {
-        auto& pd = st.ports[pi];
-        if (attached[pi] || pd.pmu.size() <= 1) continue;
-        attached[pi] = true;
-        const std::int64_t wait_end = pd.pmu[0].end();
-        std::int64_t offset = 0;
-        if (!cd.pmu[2].empty())
-          offset = wait_end - cd.pmu[2][0].end();
-        else
-          dg.add(diag::other, pd.file, decode_error::no_offset,
-                 "no SDMA record to align CDMA with");
-        pd.pmu.drop_front(init);
-        const auto cmds = drop_front(cd.cmds.cdma[pd.port], init);
-        shift_cycles(pd.pmu, offset);
-        cd.pmu[2].drop_front(1);  // the VSDMA send of the C2C barrier
-        cd.cmd[2] = drop_front(cd.cmd[2], 1);
-        st.stats[key(pmu_kind::cdma, pd.port)] =
-            pair_sections(pd.pmu, cmds, true, resolver_for(cmd_engine::cdma));
-        pd.core = cd.core;
-      }
-    }
-    for (int k = 0; k < 3; ++k)
-      st.stats[key(pmu_kind(k), cd.core)] = pair_sections(
-          cd.pmu[k], cd.cmd[k], true, resolver_for(k == 0 ? cmd_engine::tiu : cmd_engine::dma));
-  }
-  for (std::size_t pi = 0; pi < st.ports.size(); ++pi)
-    if (!attached[pi] && st.ports[pi].pmu.size() > 1)
-      dg.add(diag::other, st.ports[pi].file, decode_error::no_offset,
-             "CDMA port not attached to a core");
-    else if (!attached[pi])
-      st.ports[pi].pmu.clear();
+  for (auto& cd : st.cores)
+    operator_core<Chip>(st, cd, cd.cmds.any_cdma() || cd.core == last_core, attached);
+  unattached_ports(st, attached);
 
   align_and_shift(st);
   // System-command removal: CDMA first, then the core engines.
@@ -23063,12 +23103,12 @@ void run_operator(decode_state& st) {
     omit_system_op(cd.pmu[1], dma_sys_code, remain);
     omit_system_op(cd.pmu[2], dma_sys_code, remain);
   }
-  st.info.mode = "mode 0 (PMU only)";
+  bool any_dyn = false, any_extra = false;
   for (auto& cd : st.cores) {
-    if (cd.has_dyn && st.info.mode.starts_with("mode 0"))
-      st.info.mode = "mode 1 (condensed commands)";
-    if (cd.has_dyn && cd.has_extra) st.info.mode = "mode 2 (detailed commands)";
+    any_dyn = any_dyn || cd.has_dyn;
+    any_extra = any_extra || (cd.has_dyn && cd.has_extra);
   }
+  st.info.mode = operator_mode(any_dyn, any_extra);
 }
 
 }  // namespace tpuprof::cdm::detail
@@ -23416,13 +23456,11 @@ inline void read_records(const io::dump_files& files, decode_state& st) {
   }
 }
 
-/// Lists the core and port files (core id from the file name: the vendor uses
-/// the position in the sorted list, which shifts every later core when one
-/// file is missing), then reads global.profile, every file and every record.
+/// The core and port files, sorted by number (core id from the file name:
+/// the vendor uses the position in the sorted list, which shifts every later
+/// core when one file is missing). Throws decode_error for bad numbers.
 template <class Chip>
-void read_dump(const io::dump_files& files, decode_state& st) {
-  read_global<Chip>(files, st);
-  file_list core_files, port_files;
+void split_files(const io::dump_files& files, file_list& core_files, file_list& port_files) {
   for (auto n : files.names()) {
     if (n.starts_with("cdmlib") && n.ends_with(".profile")) {
       auto c = last_number(n.substr(0, n.size() - 8));
@@ -23449,6 +23487,15 @@ void read_dump(const io::dump_files& files, decode_state& st) {
     throw decode_error(files.label(), decode_error::no_offset, "no cdmlib*.profile core file");
   std::sort(core_files.begin(), core_files.end());
   std::sort(port_files.begin(), port_files.end());
+}
+
+/// Lists the core and port files, then reads global.profile, every file and
+/// every record.
+template <class Chip>
+void read_dump(const io::dump_files& files, decode_state& st) {
+  read_global<Chip>(files, st);
+  file_list core_files, port_files;
+  split_files<Chip>(files, core_files, port_files);
   report_missing_cores<Chip>(files, st, core_files);
 
   st.cores.reserve(core_files.size());
@@ -25732,81 +25779,85 @@ struct core_acc {
   double uarch_w = 0, uarch_sum = 0;
 };
 
-struct summary_base_fn {
-  template <event_range R, summary_classifier C>
-  summary_report operator()(R&& events, summary_options opt, const C& classify) const {
-    summary_report rep;
+}  // namespace detail
+
+/// The one-pass reduction behind algo::summary, fed event by event (for
+/// streams: cdm::stream, tpuprof::stream_trace); `report()` once at the end.
+template <summary_classifier C>
+class summary_accumulator {
+ public:
+  summary_accumulator(summary_options opt, C classify) : classify_(std::move(classify)) {
     rep.tiu_mhz = engine_clock_mhz(opt.info, true, opt.tiu_mhz);
     rep.dma_mhz = engine_clock_mhz(opt.info, false, opt.dma_mhz);
-    const unsigned fixed_cores = opt.cores ? opt.cores : (opt.info ? opt.info->cores : 0);
-    std::vector<core_acc> acc;  // index: device * 256 + core, grown on demand
-    unsigned max_core = 0, max_device = 0;
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (const engine_event& e : events) {
-      if (!is_hardware(e.engine)) continue;
-      const std::uint64_t asic = e.cycles() + 1;  // the vendor's inclusive Asic Cycle
-      if (e.engine == engine::cdma) {
-        const summary_class c = classify(e);
-        auto& d = rep.cdma;
-        ++d.events;
-        d.cycles += asic;
-        if (c.sys) {
-          d.sys_cycles += asic;
-        } else {
-          if (c.ddr) d.ddr_bytes += e.bytes, d.ddr_cycles += asic;
-          if (c.l2) d.l2_bytes += e.bytes, d.l2_cycles += asic;
-        }
-        lo = std::min(lo, e.begin_ns);
-        hi = std::max(hi, e.end_ns);
-        continue;
-      }
-      if (fixed_cores && e.unit >= fixed_cores) continue;
-      const std::size_t i = static_cast<std::size_t>(e.device) * 256 + e.unit;
-      if (i >= acc.size()) acc.resize(i + 1);
-      max_core = std::max<unsigned>(max_core, e.unit);
-      max_device = std::max<unsigned>(max_device, e.device);
-      core_acc& a = acc[i];
-      core_summary& s = a.s;
+    fixed_cores = opt.cores ? opt.cores : (opt.info ? opt.info->cores : 0);
+  }
+  void add(const engine_event& e) {
+    const C& classify = classify_;
+    if (!is_hardware(e.engine)) return;
+    const std::uint64_t asic = e.cycles() + 1;  // the vendor's inclusive Asic Cycle
+    if (e.engine == engine::cdma) {
       const summary_class c = classify(e);
-      switch (e.engine) {
-        case engine::tiu:
-          ++s.tiu_events;
-          if (c.sys) {
-            s.tiu_sys_cycles += asic;
-          } else {
-            s.tiu_cycles += asic;
-            if (!std::isnan(e.uarch_rate)) {
-              a.uarch_w += static_cast<double>(asic);
-              a.uarch_sum += static_cast<double>(asic) * e.uarch_rate;
-            }
-          }
-          break;
-        case engine::gdma:
-          ++s.gdma_events;
-          s.gdma_cycles += asic;
-          if (c.sys) {
-            s.gdma_sys_cycles += asic;
-          } else if (c.ddr && e.bytes) {
-            s.gdma_ddr_bytes += e.bytes, s.gdma_ddr_cycles += asic;
-          } else if (c.l2 && e.bytes) {
-            s.gdma_l2_bytes += e.bytes, s.gdma_l2_cycles += asic;
-          }
-          break;
-        case engine::sdma:
-          ++s.sdma_events;
-          s.sdma_cycles += asic;
-          if (c.sys && c.wait) {
-            s.sdma_wait_cycles += asic;
-          } else if (c.ddr) {
-            s.sdma_ddr_bytes += e.bytes, s.sdma_ddr_cycles += asic;
-          }
-          break;
-        default:
-          break;
+      auto& d = rep.cdma;
+      ++d.events;
+      d.cycles += asic;
+      if (c.sys) {
+        d.sys_cycles += asic;
+      } else {
+        if (c.ddr) d.ddr_bytes += e.bytes, d.ddr_cycles += asic;
+        if (c.l2) d.l2_bytes += e.bytes, d.l2_cycles += asic;
       }
       lo = std::min(lo, e.begin_ns);
       hi = std::max(hi, e.end_ns);
+      return;
     }
+    if (fixed_cores && e.unit >= fixed_cores) return;
+    const std::size_t i = static_cast<std::size_t>(e.device) * 256 + e.unit;
+    if (i >= acc.size()) acc.resize(i + 1);
+    max_core = std::max<unsigned>(max_core, e.unit);
+    max_device = std::max<unsigned>(max_device, e.device);
+    detail::core_acc& a = acc[i];
+    core_summary& s = a.s;
+    const summary_class c = classify(e);
+    switch (e.engine) {
+      case engine::tiu:
+        ++s.tiu_events;
+        if (c.sys) {
+          s.tiu_sys_cycles += asic;
+        } else {
+          s.tiu_cycles += asic;
+          if (!std::isnan(e.uarch_rate)) {
+            a.uarch_w += static_cast<double>(asic);
+            a.uarch_sum += static_cast<double>(asic) * e.uarch_rate;
+          }
+        }
+        break;
+      case engine::gdma:
+        ++s.gdma_events;
+        s.gdma_cycles += asic;
+        if (c.sys) {
+          s.gdma_sys_cycles += asic;
+        } else if (c.ddr && e.bytes) {
+          s.gdma_ddr_bytes += e.bytes, s.gdma_ddr_cycles += asic;
+        } else if (c.l2 && e.bytes) {
+          s.gdma_l2_bytes += e.bytes, s.gdma_l2_cycles += asic;
+        }
+        break;
+      case engine::sdma:
+        ++s.sdma_events;
+        s.sdma_cycles += asic;
+        if (c.sys && c.wait) {
+          s.sdma_wait_cycles += asic;
+        } else if (c.ddr) {
+          s.sdma_ddr_bytes += e.bytes, s.sdma_ddr_cycles += asic;
+        }
+        break;
+      default:
+        break;
+    }
+    lo = std::min(lo, e.begin_ns);
+    hi = std::max(hi, e.end_ns);
+  }
+  summary_report report() {
     if (hi < lo) return rep;  // no hardware events
     rep.begin_ns = lo;
     rep.end_ns = hi;
@@ -25820,7 +25871,7 @@ struct summary_base_fn {
     for (unsigned d = 0; d <= max_device; ++d) {
       for (unsigned k = 0; k < ncores; ++k) {
         const std::size_t i = static_cast<std::size_t>(d) * 256 + k;
-        core_acc a = i < acc.size() ? acc[i] : core_acc{};
+        detail::core_acc a = i < acc.size() ? acc[i] : detail::core_acc{};
         core_summary& s = a.s;
         s.device = static_cast<std::uint8_t>(d);
         s.core = static_cast<std::uint8_t>(k);
@@ -25859,6 +25910,25 @@ struct summary_base_fn {
     rep.cdma.ddr_gbps = bw(rep.cdma.ddr_bytes, rep.cdma.ddr_cycles);
     rep.cdma.l2_gbps = bw(rep.cdma.l2_bytes, rep.cdma.l2_cycles);
     return rep;
+  }
+
+ private:
+  C classify_;
+  summary_report rep;
+  unsigned fixed_cores = 0;
+  std::vector<detail::core_acc> acc;  // index: device * 256 + core, grown on demand
+  unsigned max_core = 0, max_device = 0;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+};
+
+namespace detail {
+
+struct summary_base_fn {
+  template <event_range R, summary_classifier C>
+  summary_report operator()(R&& events, summary_options opt, const C& classify) const {
+    summary_accumulator<C> a(opt, classify);
+    for (const engine_event& e : events) a.add(e);
+    return a.report();
   }
   template <event_range R>
   summary_report operator()(R&& events, summary_options opt = {}) const {
@@ -27099,8 +27169,11 @@ class window_counter {
     const double rate = bytes > 0 ? bytes / static_cast<double>(e - b) : 0.0;
     std::int64_t s = b;
     while (s < e) {
-      std::int64_t w = floor_div(s - origin_, w_);
-      if (cur_ != none && w < cur_) w = cur_;  // overlap reaching back: book in the open window
+      // Before the open window's end (the common case, without a division) or an
+      // overlap reaching back: book in the open window.
+      std::int64_t w =
+          cur_ != none && s - origin_ < (cur_ + 1) * w_ ? cur_ : floor_div(s - origin_, w_);
+      if (cur_ != none && w < cur_) w = cur_;
       if (w != cur_) open(w, emit);
       const std::int64_t wb = origin_ + w * w_, we = wb + w_;
       // Whole windows covered by this interval: one sample, then skip ahead.
@@ -28005,6 +28078,10 @@ inline std::uint8_t* put_int(std::uint8_t* p, std::uint32_t field, std::int64_t 
 inline std::uint8_t* put_double(std::uint8_t* p, std::uint32_t field, double v) noexcept {
   p = put_key(p, field, fixed64);
   std::uint64_t bits = std::bit_cast<std::uint64_t>(v);
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(p, &bits, 8);  // one store
+    return p + 8;
+  }
   for (int i = 0; i < 8; ++i) *p++ = static_cast<std::uint8_t>(bits >> (8 * i));
   return p;
 }
@@ -28024,19 +28101,28 @@ inline std::uint8_t* begin_nested(std::uint8_t*& p, std::uint32_t field) noexcep
   p = put_key(p, field, len);
   return p++;
 }
-/// Closes a nested message whose body runs from `len_pos + 1` to `p`:
-/// writes the exact (minimal) length, moving the body when it needs more
-/// than one length byte. Returns the new end.
-inline std::uint8_t* end_nested(std::uint8_t* len_pos, std::uint8_t* p) noexcept {
-  auto n = static_cast<std::uint64_t>(p - (len_pos + 1));
-  if (n < 0x80) {
-    *len_pos = static_cast<std::uint8_t>(n);
-    return p;
-  }
+/// The rare end_nested case, out of line: a body of 128 bytes or more moves
+/// to make room for its longer length.
+[[gnu::noinline]] inline std::uint8_t* end_nested_long(std::uint8_t* len_pos, std::uint8_t* p,
+                                                       std::uint64_t n) noexcept {
   std::size_t extra = varint_size(n) - 1;
   std::memmove(len_pos + 1 + extra, len_pos + 1, n);
   put_varint(len_pos, n);
   return p + extra;
+}
+/// Closes a nested message whose body runs from `len_pos + 1` to `p`:
+/// writes the exact (minimal) length, moving the body when it needs more
+/// than one length byte. Returns the new end. (Inlined: it closes every
+/// annotation and packet; GCC kept the whole function out of line, ~8 % of
+/// the Perfetto sink's time.)
+[[gnu::always_inline]] inline std::uint8_t* end_nested(std::uint8_t* len_pos,
+                                                       std::uint8_t* p) noexcept {
+  auto n = static_cast<std::uint64_t>(p - (len_pos + 1));
+  if (n < 0x80) [[likely]] {
+    *len_pos = static_cast<std::uint8_t>(n);
+    return p;
+  }
+  return end_nested_long(len_pos, p, n);
 }
 
 }  // namespace tpuprof::detail::proto
@@ -28426,6 +28512,11 @@ class perfetto_sink {
   }
   std::int64_t to_ns(double ns) const noexcept {
     if (!(ns == ns)) return shift_;
+    if (std::fabs(ns) < 0x1p62) {  // llround without the libm call; ns - i is exact
+      const auto i = static_cast<std::int64_t>(ns);
+      const double f = ns - static_cast<double>(i);
+      return i + (f >= 0.5) - (f <= -0.5) + shift_;
+    }
     return static_cast<std::int64_t>(std::llround(ns)) + shift_;
   }
 
@@ -28529,7 +28620,12 @@ class perfetto_sink {
   slice_track& track_for(std::uint8_t d, std::uint8_t unit, engine eng) {
     std::uint32_t key =
         (std::uint32_t{d} << 16) | (std::uint32_t{unit} << 8) | static_cast<std::uint32_t>(eng);
-    if (key == last_key_ && last_track_ < tracks_.size()) return tracks_[last_track_];
+    if (key == last_key_ && last_track_ < tracks_.size()) [[likely]]
+      return tracks_[last_track_];
+    return track_of(key, d, unit, eng);
+  }
+  [[gnu::noinline]] slice_track& track_of(std::uint32_t key, std::uint8_t d, std::uint8_t unit,
+                                          engine eng) {
     auto [it, fresh] = index_.try_emplace(key, tracks_.size());
     if (fresh) {
       std::uint64_t parent = group_track(d, unit, eng == engine::cdma);
