@@ -63,17 +63,22 @@ std::vector<listed_command> frame_command_list(const io::byte_reader& r, std::ui
                                                engine eng, decode_diagnostics& diag) {
   std::vector<listed_command> out;
   const auto b = r.bytes();
-  std::size_t off = offset;
-  while (off + 8 <= b.size()) {
+  // `offset` comes from the file: compare remaining sizes, never `off + n`, which wraps for an
+  // offset near 2^64 (found by fuzz_bmprofile) and would read before the buffer.
+  // An offset past the end frames nothing (as before): the records without commands are
+  // counted by the matcher.
+  if (offset > b.size()) return out;
+  std::size_t off = static_cast<std::size_t>(offset);
+  while (b.size() - off >= 8) {
     const auto w0 = io::load_le<std::uint64_t>(b.data() + off);
-    const auto w1 = off + 16 <= b.size() ? io::load_le<std::uint64_t>(b.data() + off + 8) : 0;
+    const auto w1 = b.size() - off >= 16 ? io::load_le<std::uint64_t>(b.data() + off + 8) : 0;
     const auto f = eng == engine::tiu ? Chip::frame_tiu(w0) : Chip::frame_gdma(w0, w1);
     if (!f) {
       diag.add(diag::unknown_enum, r.file(), r.base() + off,
                std::string(name(eng)) + " command not decodable: rest of the list ignored");
       break;
     }
-    if (off + f->length > b.size()) {
+    if (f->length > b.size() - off) {
       diag.add(diag::truncated_tail, r.file(), r.base() + off,
                std::string(name(eng)) + " command " + std::string(f->op) + " needs " +
                    std::to_string(f->length) + " bytes, " + std::to_string(b.size() - off) +
