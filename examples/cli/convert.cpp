@@ -2,9 +2,11 @@
 // optionally merged with a host trace.
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -175,6 +177,29 @@ struct convert_sinks {
     if (csv) csv->write(e);
     if (csv_summary) csv_summary->write(e);
     if (sum) sum->add(e);
+  }
+  /// A core's Perfetto bytes are formatted on the decoder's worker threads
+  /// (sinks/sink.hpp, forkable_sink); the other outputs take events here.
+  struct part {
+    std::optional<sinks::perfetto_sink::part> perfetto;
+    void write(const engine_event& e) {
+      if (perfetto) perfetto->write(e);
+    }
+  };
+  part fork(std::uint8_t device, std::uint8_t unit, const trace_info& names) const {
+    part p;
+    if (perfetto) p.perfetto.emplace(perfetto->fork(device, unit, names));
+    return p;
+  }
+  void join(part&& p, std::span<const engine_event> events) {
+    if (perfetto) perfetto->join(std::move(*p.perfetto), events);
+    if (!json && !csv && !csv_summary && !sum) return;
+    for (const auto& e : events) {
+      if (json) json->write(e);
+      if (csv) csv->write(e);
+      if (csv_summary) csv_summary->write(e);
+      if (sum) sum->add(e);
+    }
   }
   void finish() {
     if (perfetto) perfetto->finish();

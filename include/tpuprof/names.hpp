@@ -44,6 +44,12 @@ class name_table {
     return add(s);
   }
 
+  /// Id of `s` if interned, else `missing`; never adds.
+  name_id find(std::string_view s, name_id missing) const {
+    auto it = index_.find(s);
+    return it != index_.end() ? it->second : missing;
+  }
+
   /// Text of `id`; "" for an id this table never issued.
   std::string_view operator[](name_id id) const noexcept {
     return id < views_.size() ? views_[id] : std::string_view{};

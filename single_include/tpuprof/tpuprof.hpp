@@ -319,6 +319,12 @@ class name_table {
     return add(s);
   }
 
+  /// Id of `s` if interned, else `missing`; never adds.
+  name_id find(std::string_view s, name_id missing) const {
+    auto it = index_.find(s);
+    return it != index_.end() ? it->second : missing;
+  }
+
   /// Text of `id`; "" for an id this table never issued.
   std::string_view operator[](name_id id) const noexcept {
     return id < views_.size() ? views_[id] : std::string_view{};
@@ -22279,6 +22285,18 @@ struct cdm_options {
   bool uarch = true;
 };
 
+/// How cdm::stream uses the machine.
+struct stream_options {
+  unsigned threads = 0;  ///< threads decoding cores (0 = all hardware threads)
+  /// Bytes the cores in flight may take (estimated at 100 B per PMU record of
+  /// a core); one core is always allowed, whatever its size.
+  std::size_t memory_budget = std::size_t{192} << 20;
+  /// A forkable_sink (sinks/sink.hpp) formats the events of cores on the
+  /// worker threads when the largest core has at least this many PMU
+  /// records (smaller cores do not pay for the parts' buffers).
+  std::size_t fork_records = 100'000;
+};
+
 }  // namespace tpuprof::cdm
 // ---- end <tpuprof/decode/cdm/options.hpp>
 
@@ -26416,6 +26434,33 @@ struct counter_sample {
 /// drain a decoded trace or any range of events into a sink.
 
 
+// ---- begin <tpuprof/forkable_sink.hpp>
+/// forkable_sink: a sink that formats the events of one unit (a core) on a
+/// worker thread and joins them in order; streaming decoders use it to format
+/// cores in parallel (perfetto_sink is one). Vocabulary, so that decoders can
+/// test for it without depending on sinks/.
+
+
+
+namespace tpuprof {
+
+/// An event sink (write, finish) whose `auto p = s.fork(device, unit, info)`
+/// (on the sink's thread, after begin) gives a part with `p.write(e)` for any
+/// one thread (names looked up in `info`, a copy of the table that nobody
+/// extends meanwhile), and `s.join(std::move(p), events)` (on the sink's
+/// thread) gives the output of `s.write(e)` for every e of `events`, exactly
+/// what p was given. Between fork and join the sink takes no event of that unit.
+template <class S>
+concept forkable_sink = requires(S& s, std::uint8_t u, const engine_event& e,
+                                 const trace_info& info, std::span<const engine_event> events) {
+  s.write(e);
+  s.finish();
+  s.fork(u, u, info).write(e);
+  s.join(s.fork(u, u, info), events);
+};
+
+}  // namespace tpuprof
+// ---- end <tpuprof/forkable_sink.hpp>
 
 namespace tpuprof {
 
@@ -26686,6 +26731,12 @@ class out_buffer {
     if (used_ == buf_.size()) [[unlikely]]
       make_room(1);
     buf_[used_++] = c;
+  }
+  /// Flushes, then hands `s` to the output as is (no copy into the buffer).
+  void pass(std::string_view s) {
+    flush();
+    if (!s.empty()) out_.write(s.data(), s.size());
+    total_ += s.size();
   }
   void flush() {
     if (used_) out_.write(buf_.data(), used_);
@@ -27992,53 +28043,92 @@ static_assert(event_sink<csv_summary_sink>);
 /// thread tracks (TrackDescriptor fields; the sink encodes them).
 
 
+// ---- begin <tpuprof/sinks/detail/perfetto_tags.hpp>
+/// Field numbers of the Perfetto trace protos the perfetto_sink writes, one
+/// enum class per message (as protozero's pbf_builder<Tag>), so the sink
+/// reads `track_event::type` instead of a bare 9. From perfetto's
+/// protos/perfetto/trace/{trace,trace_packet,clock_snapshot}.proto and
+/// track_event/{track_event,track_descriptor,debug_annotation}.proto.
+
+
 namespace tpuprof::detail::perfetto {
 
-struct track_desc {
-  std::uint64_t uuid = 0, parent = 0;
-  std::string_view name;
-  std::int32_t rank = -1;
-  bool explicit_children = false;
-  std::string_view counter_unit;
-  bool is_counter = false;
-  std::int64_t pid = -1, tid = -1;  // process (tid < 0) or thread descriptor
+/// The top-level Trace message (named so it does not clash with tpuprof::trace).
+enum class trace_root : std::uint32_t { packet = 1 };
+
+enum class trace_packet : std::uint32_t {
+  clock_snapshot = 6,
+  timestamp = 8,
+  trusted_packet_sequence_id = 10,
+  track_event = 11,
+  interned_data = 12,
+  sequence_flags = 13,
+  timestamp_clock_id = 58,
+  trace_packet_defaults = 59,
+  track_descriptor = 60,
 };
-inline track_desc plain(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
-                        std::int32_t rank = -1, bool explicit_children = false) {
-  track_desc d;
-  d.uuid = uuid;
-  d.parent = parent;
-  d.name = n;
-  d.rank = rank;
-  d.explicit_children = explicit_children;
-  return d;
-}
-inline track_desc counter_track(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
-                                std::int32_t rank, std::string_view unit) {
-  track_desc d = plain(uuid, parent, n, rank);
-  d.is_counter = true;
-  d.counter_unit = unit;
-  return d;
-}
-inline track_desc process_or_thread(std::uint64_t uuid, std::string_view n, std::int64_t pid,
-                                    std::int64_t tid = -1) {
-  track_desc d;
-  d.uuid = uuid;
-  d.name = n;
-  d.pid = pid;
-  d.tid = tid;
-  return d;
-}
+
+enum class trace_packet_defaults : std::uint32_t {
+  track_event_defaults = 11,
+  timestamp_clock_id = 58
+};
+enum class track_event_defaults : std::uint32_t { track_uuid = 11 };
+
+enum class clock_snapshot : std::uint32_t { clocks = 1 };
+enum class clock : std::uint32_t { clock_id = 1, timestamp = 2, is_incremental = 3 };
+
+enum class interned_data : std::uint32_t {
+  event_names = 2,
+  debug_annotation_names = 3,
+  debug_annotation_string_values = 29,
+};
+/// EventName, DebugAnnotationName and InternedString share this layout.
+enum class interned_string : std::uint32_t { iid = 1, name = 2 };
+
+enum class track_event : std::uint32_t {
+  debug_annotations = 4,
+  type = 9,
+  name_iid = 10,
+  track_uuid = 11,
+  categories = 22,
+  name = 23,
+  double_counter_value = 44,
+};
+
+enum class debug_annotation : std::uint32_t {
+  name_iid = 1,
+  bool_value = 2,
+  int_value = 4,
+  double_value = 5,
+  string_value_iid = 17,
+};
+
+enum class track_descriptor : std::uint32_t {
+  uuid = 1,
+  name = 2,
+  process = 3,
+  thread = 4,
+  parent_uuid = 5,
+  counter = 8,
+  child_ordering = 11,
+  sibling_order_rank = 12,
+};
+enum class process_descriptor : std::uint32_t { pid = 1, process_name = 6 };
+enum class thread_descriptor : std::uint32_t { pid = 1, tid = 2, thread_name = 5 };
+enum class counter_descriptor : std::uint32_t { unit_name = 6 };
+
+/// Enum values the sink writes.
+namespace value {
+inline constexpr std::uint64_t slice_begin = 1, slice_end = 2, counter = 4;  // TrackEvent.Type
+inline constexpr std::uint64_t incremental_state_cleared = 1;                // sequence_flags
+inline constexpr std::uint64_t needs_incremental_state = 2;                  // sequence_flags
+inline constexpr std::uint64_t child_ordering_explicit = 3;                  // TrackDescriptor
+inline constexpr std::uint64_t clock_boottime = 6;                           // builtin clock id
+inline constexpr std::uint64_t clock_incremental_ns = 64;  // first sequence-scoped clock id
+}  // namespace value
 
 }  // namespace tpuprof::detail::perfetto
-// ---- end <tpuprof/sinks/detail/perfetto_desc.hpp>
-// ---- begin <tpuprof/sinks/detail/perfetto_marks.hpp>
-/// The protobuf of a slice_mark inside a Perfetto TrackEvent: `flow_ids`
-/// (repeated fixed64, field 47; both ends of a flow carry its id, so the
-/// earlier slice is its source), a `critical_path` debug annotation (bool) and
-/// the `advise.*` annotations of the finding the slice is evidence of.
-
-
+// ---- end <tpuprof/sinks/detail/perfetto_tags.hpp>
 // ---- begin <tpuprof/sinks/detail/proto_writer.hpp>
 /// proto_writer: protozero-style protobuf encoding into a caller's buffer
 /// (tags, varints, fixed64, and nested messages with exact 1-byte lengths
@@ -28168,6 +28258,90 @@ inline std::uint8_t* begin_nested(std::uint8_t*& p, T f) noexcept {
 
 namespace tpuprof::detail::perfetto {
 
+struct track_desc {
+  std::uint64_t uuid = 0, parent = 0;
+  std::string_view name;
+  std::int32_t rank = -1;
+  bool explicit_children = false;
+  std::string_view counter_unit;
+  bool is_counter = false;
+  std::int64_t pid = -1, tid = -1;  // process (tid < 0) or thread descriptor
+};
+inline track_desc plain(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
+                        std::int32_t rank = -1, bool explicit_children = false) {
+  track_desc d;
+  d.uuid = uuid;
+  d.parent = parent;
+  d.name = n;
+  d.rank = rank;
+  d.explicit_children = explicit_children;
+  return d;
+}
+inline track_desc counter_track(std::uint64_t uuid, std::uint64_t parent, std::string_view n,
+                                std::int32_t rank, std::string_view unit) {
+  track_desc d = plain(uuid, parent, n, rank);
+  d.is_counter = true;
+  d.counter_unit = unit;
+  return d;
+}
+inline track_desc process_or_thread(std::uint64_t uuid, std::string_view n, std::int64_t pid,
+                                    std::int64_t tid = -1) {
+  track_desc d;
+  d.uuid = uuid;
+  d.name = n;
+  d.pid = pid;
+  d.tid = tid;
+  return d;
+}
+
+/// One TrackDescriptor packet into `out`.
+inline void put_descriptor(out_buffer& out, const track_desc& d) {
+  using namespace detail::proto;
+  auto* p = reinterpret_cast<std::uint8_t*>(
+      out.reserve(128 + string_bound(d.name) + string_bound(d.counter_unit)));
+  auto* pkt = begin_nested(p, trace_root::packet);
+  auto* td = begin_nested(p, trace_packet::track_descriptor);
+  p = put_uint(p, track_descriptor::uuid, d.uuid);
+  if (d.pid >= 0 && d.tid >= 0) {
+    auto* m = begin_nested(p, track_descriptor::thread);
+    p = put_int(p, thread_descriptor::pid, d.pid);
+    p = put_int(p, thread_descriptor::tid, d.tid);
+    if (!d.name.empty()) p = put_string(p, thread_descriptor::thread_name, d.name);
+    p = end_nested(m, p);
+  } else if (d.pid >= 0) {
+    auto* m = begin_nested(p, track_descriptor::process);
+    p = put_int(p, process_descriptor::pid, d.pid);
+    if (!d.name.empty()) p = put_string(p, process_descriptor::process_name, d.name);
+    p = end_nested(m, p);
+  } else {
+    if (d.parent) p = put_uint(p, track_descriptor::parent_uuid, d.parent);
+    p = put_string(p, track_descriptor::name, d.name);
+    if (d.explicit_children)
+      p = put_uint(p, track_descriptor::child_ordering, value::child_ordering_explicit);
+    if (d.rank >= 0) p = put_int(p, track_descriptor::sibling_order_rank, d.rank);
+    if (d.is_counter) {
+      auto* c = begin_nested(p, track_descriptor::counter);
+      if (!d.counter_unit.empty()) p = put_string(p, counter_descriptor::unit_name, d.counter_unit);
+      p = end_nested(c, p);
+    }
+  }
+  p = end_nested(td, p);
+  p = end_nested(pkt, p);
+  out.commit(reinterpret_cast<char*>(p));
+}
+
+}  // namespace tpuprof::detail::perfetto
+// ---- end <tpuprof/sinks/detail/perfetto_desc.hpp>
+// ---- begin <tpuprof/sinks/detail/perfetto_marks.hpp>
+/// The protobuf of a slice_mark inside a Perfetto TrackEvent: `flow_ids`
+/// (repeated fixed64, field 47; both ends of a flow carry its id, so the
+/// earlier slice is its source), a `critical_path` debug annotation (bool) and
+/// the `advise.*` annotations of the finding the slice is evidence of.
+
+
+
+namespace tpuprof::detail::perfetto {
+
 /// Field numbers of TrackEvent and DebugAnnotation the marks use.
 enum class mark_field : std::uint32_t {
   debug_annotations = 4,  // TrackEvent
@@ -28235,92 +28409,6 @@ inline std::uint8_t* put_mark(std::uint8_t* p, const sinks::slice_mark& m,
 
 }  // namespace tpuprof::detail::perfetto
 // ---- end <tpuprof/sinks/detail/perfetto_marks.hpp>
-// ---- begin <tpuprof/sinks/detail/perfetto_tags.hpp>
-/// Field numbers of the Perfetto trace protos the perfetto_sink writes, one
-/// enum class per message (as protozero's pbf_builder<Tag>), so the sink
-/// reads `track_event::type` instead of a bare 9. From perfetto's
-/// protos/perfetto/trace/{trace,trace_packet,clock_snapshot}.proto and
-/// track_event/{track_event,track_descriptor,debug_annotation}.proto.
-
-
-namespace tpuprof::detail::perfetto {
-
-/// The top-level Trace message (named so it does not clash with tpuprof::trace).
-enum class trace_root : std::uint32_t { packet = 1 };
-
-enum class trace_packet : std::uint32_t {
-  clock_snapshot = 6,
-  timestamp = 8,
-  trusted_packet_sequence_id = 10,
-  track_event = 11,
-  interned_data = 12,
-  sequence_flags = 13,
-  timestamp_clock_id = 58,
-  trace_packet_defaults = 59,
-  track_descriptor = 60,
-};
-
-enum class trace_packet_defaults : std::uint32_t {
-  track_event_defaults = 11,
-  timestamp_clock_id = 58
-};
-enum class track_event_defaults : std::uint32_t { track_uuid = 11 };
-
-enum class clock_snapshot : std::uint32_t { clocks = 1 };
-enum class clock : std::uint32_t { clock_id = 1, timestamp = 2, is_incremental = 3 };
-
-enum class interned_data : std::uint32_t {
-  event_names = 2,
-  debug_annotation_names = 3,
-  debug_annotation_string_values = 29,
-};
-/// EventName, DebugAnnotationName and InternedString share this layout.
-enum class interned_string : std::uint32_t { iid = 1, name = 2 };
-
-enum class track_event : std::uint32_t {
-  debug_annotations = 4,
-  type = 9,
-  name_iid = 10,
-  track_uuid = 11,
-  categories = 22,
-  name = 23,
-  double_counter_value = 44,
-};
-
-enum class debug_annotation : std::uint32_t {
-  name_iid = 1,
-  bool_value = 2,
-  int_value = 4,
-  double_value = 5,
-  string_value_iid = 17,
-};
-
-enum class track_descriptor : std::uint32_t {
-  uuid = 1,
-  name = 2,
-  process = 3,
-  thread = 4,
-  parent_uuid = 5,
-  counter = 8,
-  child_ordering = 11,
-  sibling_order_rank = 12,
-};
-enum class process_descriptor : std::uint32_t { pid = 1, process_name = 6 };
-enum class thread_descriptor : std::uint32_t { pid = 1, tid = 2, thread_name = 5 };
-enum class counter_descriptor : std::uint32_t { unit_name = 6 };
-
-/// Enum values the sink writes.
-namespace value {
-inline constexpr std::uint64_t slice_begin = 1, slice_end = 2, counter = 4;  // TrackEvent.Type
-inline constexpr std::uint64_t incremental_state_cleared = 1;                // sequence_flags
-inline constexpr std::uint64_t needs_incremental_state = 2;                  // sequence_flags
-inline constexpr std::uint64_t child_ordering_explicit = 3;                  // TrackDescriptor
-inline constexpr std::uint64_t clock_boottime = 6;                           // builtin clock id
-inline constexpr std::uint64_t clock_incremental_ns = 64;  // first sequence-scoped clock id
-}  // namespace value
-
-}  // namespace tpuprof::detail::perfetto
-// ---- end <tpuprof/sinks/detail/perfetto_tags.hpp>
 
 namespace tpuprof::sinks {
 
@@ -28395,6 +28483,7 @@ class perfetto_sink {
 
   void write(const engine_event& e) {
     auto& tr = track_for(e.device, e.unit, e.engine);
+    ++tr.written;
     std::int64_t b = to_ns(e.begin_ns), en = std::max(b, to_ns(e.end_ns));
     const bool hw = is_hardware(e.engine);
     const name_id op = e.op;
@@ -28464,6 +28553,22 @@ class perfetto_sink {
   /// Bytes produced so far (including the buffered ones).
   std::size_t bytes_written() const noexcept { return buf_.bytes_written(); }
 
+  /// The events of one unit formatted away from the sink (parallel
+  /// streaming): fork(), part::write() on a worker, join(). Defined in
+  /// sinks/detail/perfetto_part.hpp.
+  class part;
+  /// A part for the events of `unit` (a core, or the CDMA port of that
+  /// number) on `device`, formatted from a copy of its tracks; names are read
+  /// from `names` (the caller's copy of the table, that nobody extends
+  /// meanwhile). Call on the sink's thread after begin(); the tracks must
+  /// exist (begin() makes those of trace_info::tracks).
+  part fork(std::uint8_t device, std::uint8_t unit, const trace_info& names) const;
+  /// The output of write(e) for every e of `events` (exactly what `p` was
+  /// given): p's bytes when what it assumed at fork still holds (no lane or
+  /// track added since by other units, none of its tracks written here),
+  /// else `events` written again. Returns whether p's bytes were used.
+  bool join(part&& p, std::span<const engine_event> events);
+
   /// Debug annotation names (TP args key = "debug." + name).
   static constexpr std::string_view annotation_names[] = {
       "",         "cmd_id",    "bytes",  "ddr_bandwidth_gbps", "uarch_rate", "layer_id",
@@ -28497,6 +28602,7 @@ class perfetto_sink {
     std::vector<std::uint64_t> names_done, strs_done;
     std::uint64_t util_uuid = 0, bw_uuid = 0;
     detail::window_counter win;
+    std::uint64_t written = 0;  ///< events written (join() checks a part's tracks)
   };
 
   static bool test_set(std::vector<std::uint64_t>& bits, std::uint32_t i) {
@@ -28563,41 +28669,7 @@ class perfetto_sink {
 
   // ---- descriptors (detail/perfetto_desc.hpp) -------------------------------
   using desc = detail::perfetto::track_desc;
-  void put_descriptor(const desc& d) {
-    using namespace detail::proto;
-    using namespace detail::perfetto;
-    auto* p = reserve(128 + string_bound(d.name) + string_bound(d.counter_unit));
-    auto* pkt = begin_nested(p, trace_root::packet);
-    auto* td = begin_nested(p, trace_packet::track_descriptor);
-    p = put_uint(p, track_descriptor::uuid, d.uuid);
-    if (d.pid >= 0 && d.tid >= 0) {
-      auto* m = begin_nested(p, track_descriptor::thread);
-      p = put_int(p, thread_descriptor::pid, d.pid);
-      p = put_int(p, thread_descriptor::tid, d.tid);
-      if (!d.name.empty()) p = put_string(p, thread_descriptor::thread_name, d.name);
-      p = end_nested(m, p);
-    } else if (d.pid >= 0) {
-      auto* m = begin_nested(p, track_descriptor::process);
-      p = put_int(p, process_descriptor::pid, d.pid);
-      if (!d.name.empty()) p = put_string(p, process_descriptor::process_name, d.name);
-      p = end_nested(m, p);
-    } else {
-      if (d.parent) p = put_uint(p, track_descriptor::parent_uuid, d.parent);
-      p = put_string(p, track_descriptor::name, d.name);
-      if (d.explicit_children)
-        p = put_uint(p, track_descriptor::child_ordering, value::child_ordering_explicit);
-      if (d.rank >= 0) p = put_int(p, track_descriptor::sibling_order_rank, d.rank);
-      if (d.is_counter) {
-        auto* c = begin_nested(p, track_descriptor::counter);
-        if (!d.counter_unit.empty())
-          p = put_string(p, counter_descriptor::unit_name, d.counter_unit);
-        p = end_nested(c, p);
-      }
-    }
-    p = end_nested(td, p);
-    p = end_nested(pkt, p);
-    commit(p);
-  }
+  void put_descriptor(const desc& d) { detail::perfetto::put_descriptor(buf_, d); }
 
   std::uint64_t device_track(std::uint8_t d) {
     auto [it, fresh] = devices_.try_emplace(d, 0);
@@ -28887,6 +28959,89 @@ class perfetto_sink {
 static_assert(event_sink<perfetto_sink>);
 
 }  // namespace tpuprof::sinks
+
+// ---- begin <tpuprof/sinks/detail/perfetto_part.hpp>
+/// perfetto_sink::part: the events of one unit (a core) formatted on a
+/// worker thread from a copy of that unit's tracks, then joined into the
+/// sink in unit order (a forkable_sink, forkable_sink.hpp). Included by
+/// sinks/perfetto.hpp, after the sink.
+
+
+
+namespace tpuprof::sinks {
+
+class perfetto_sink::part {
+ public:
+  void write(const engine_event& e) { enc_->write(e); }
+
+ private:
+  friend class perfetto_sink;
+  /// The formatted bytes, one block per buffer flush (no reallocation).
+  struct blocks {
+    std::vector<std::vector<char>> v;
+    void write(const char* p, std::size_t n) { v.emplace_back(p, p + n); }
+  };
+  std::unique_ptr<blocks> bytes_;
+  std::unique_ptr<perfetto_sink> enc_;
+  std::vector<std::size_t> home_;       ///< the sink's index of enc_'s track k
+  std::vector<std::uint64_t> written_;  ///< their write counts at fork
+  std::uint64_t uuid0_ = 0;
+  std::uint32_t counter0_ = 0;
+};
+
+inline perfetto_sink::part perfetto_sink::fork(std::uint8_t device, std::uint8_t unit,
+                                               const trace_info& names) const {
+  part p;
+  p.bytes_ = std::make_unique<part::blocks>();
+  p.enc_ = std::make_unique<perfetto_sink>(byte_output{*p.bytes_}, opt_);
+  perfetto_sink& c = *p.enc_;
+  c.info_ = &names;
+  c.shift_ = shift_;
+  c.window_begin_ = window_begin_;
+  c.window_ = window_;
+  c.next_uuid_ = next_uuid_;
+  c.next_seq_ = next_seq_;
+  c.counter_seq_ = counter_seq_;
+  c.devices_ = devices_;
+  c.groups_ = groups_;
+  const std::uint32_t unit_key = (std::uint32_t{device} << 8) | unit;
+  for (const auto& [key, at] : index_)
+    if ((key >> 8) == unit_key) {
+      c.index_.emplace(key, c.tracks_.size());
+      c.tracks_.push_back(tracks_[at]);
+      p.home_.push_back(at);
+      p.written_.push_back(tracks_[at].written);
+    }
+  p.uuid0_ = next_uuid_;
+  p.counter0_ = counter_seq_ ? counter_seq_ : next_seq_;
+  return p;
+}
+
+inline bool perfetto_sink::join(part&& p, std::span<const engine_event> events) {
+  bool ok = p.enc_ && next_uuid_ == p.uuid0_ &&
+            (counter_seq_ ? counter_seq_ : next_seq_) == p.counter0_ &&
+            p.enc_->tracks_.size() == p.home_.size();
+  for (std::size_t k = 0; ok && k < p.home_.size(); ++k)
+    ok = tracks_[p.home_[k]].written == p.written_[k];
+  if (!ok) {
+    for (const auto& e : events) write(e);
+    return false;
+  }
+  perfetto_sink& c = *p.enc_;
+  c.buf_.flush();
+  for (std::size_t k = 0; k < p.home_.size(); ++k) tracks_[p.home_[k]] = std::move(c.tracks_[k]);
+  next_uuid_ = c.next_uuid_;
+  if (!counter_seq_ && c.counter_seq_) {
+    counter_seq_ = c.counter_seq_;
+    next_seq_ = c.next_seq_;
+  }
+  for (const auto& b : p.bytes_->v) buf_.pass({b.data(), b.size()});
+  last_key_ = ~0u;
+  return true;
+}
+
+}  // namespace tpuprof::sinks
+// ---- end <tpuprof/sinks/detail/perfetto_part.hpp>
 // ---- end <tpuprof/sinks/perfetto.hpp>
 // ---- begin <tpuprof/sinks/summary_format.hpp>
 /// Formatters of the summary model (algo::summary's summary_report): the

@@ -3,8 +3,10 @@
 // diagnostics and properties, on generated AKS/AKSV dumps (modes 0/1/2, CDMA
 // ports, wraps, repairs, a missing core) and the SG2260-family samples. Also
 // built alone under ThreadSanitizer (tools/tsan.sh).
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include <tpuprof/chips/all.hpp>
 #include <tpuprof/decode/cdm/stream.hpp>
 #include <tpuprof/decode/cdm_decoder.hpp>
+#include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/stream.hpp>
 #include <tpuprof/synth/cdm_synth.hpp>
 
@@ -116,6 +119,52 @@ void check_stream(const tpuprof::io::dump_files& files, unsigned threads, std::s
   }
 }
 
+/// perfetto_sink counting the parts join() used; forkable itself.
+struct counted_perfetto {
+  tpuprof::sinks::perfetto_sink s;
+  std::size_t joins = 0, used = 0;
+  explicit counted_perfetto(std::string& out) : s(out) {}
+  void begin(const tpuprof::trace_info& i) { s.begin(i); }
+  void write(const tpuprof::engine_event& e) { s.write(e); }
+  void finish() { s.finish(); }
+  auto fork(std::uint8_t device, std::uint8_t unit, const tpuprof::trace_info& names) const {
+    return s.fork(device, unit, names);
+  }
+  void join(tpuprof::sinks::perfetto_sink::part&& p,
+            std::span<const tpuprof::engine_event> events) {
+    ++joins;
+    used += s.join(std::move(p), events);
+  }
+};
+static_assert(tpuprof::forkable_sink<counted_perfetto>);
+
+/// Streams `files` into a Perfetto sink whose cores are formatted on the
+/// workers (fork_records 0: every core) and checks the bytes against the
+/// materialized trace's; returns how many cores' parts were used.
+template <class Chip>
+std::size_t check_perfetto_parts(const tpuprof::io::dump_files& files, unsigned threads) {
+  tpuprof::cdm::cdm_options mopt;
+  mopt.keep_instructions = false;
+  const tpuprof::cdm::cdm_decoder<Chip> d(files, mopt);
+  std::string want, got;
+  {
+    tpuprof::sinks::perfetto_sink s(want);
+    tpuprof::write_trace(d, s);
+  }
+  counted_perfetto c(got);
+  tpuprof::cdm::stream_options so;
+  so.threads = threads;
+  so.memory_budget = std::size_t{1} << 30;
+  so.fork_records = 0;
+  tpuprof::cdm::stream<Chip>(files, c, {}, so);
+  CHECK(got == want);
+  std::size_t core_files = 0;  // a part per core file, joined in order
+  for (auto n : files.names()) core_files += n.starts_with("cdmlib");
+  CHECK(c.joins == core_files);
+  CHECK(c.used <= c.joins);
+  return c.used;
+}
+
 template <class Chip>
 void check_generated(const tpuprof::synth::cdm_synth_options& o) {
   const auto gen = tpuprof::synth::synthesize_cdm<Chip>(o);
@@ -123,6 +172,7 @@ void check_generated(const tpuprof::synth::cdm_synth_options& o) {
   check_stream<Chip>(files, 1, std::size_t{1} << 30);  // one thread
   check_stream<Chip>(files, 3, std::size_t{1} << 30);  // three cores in flight
   check_stream<Chip>(files, 3, 1);                     // budget: one core at a time
+  check_perfetto_parts<Chip>(files, 3);
 }
 
 }  // namespace
@@ -146,6 +196,17 @@ TEST_CASE("cdm::stream equals the materialized decode: generated AKS and AKSV du
     o.missing_core = 1;
     check_generated<tpuprof::chips::aksv>(o);
   }
+}
+
+TEST_CASE("cdm::stream: cores formatted on the workers, joined in order, used when valid") {
+  tpuprof::synth::cdm_synth_options o;
+  o.records = 4000;
+  o.seed = 11;
+  const auto gen = tpuprof::synth::synthesize_cdm<tpuprof::chips::aks>(o);
+  const auto files = tpuprof::synth::as_dump_files(gen);
+  // Generated engines never overlap themselves: no lane is added, every part is used.
+  CHECK(check_perfetto_parts<tpuprof::chips::aks>(files, 2) == tpuprof::chips::aks::core_count);
+  CHECK(check_perfetto_parts<tpuprof::chips::aks>(files, 3) == tpuprof::chips::aks::core_count);
 }
 
 TEST_CASE("cdm::stream: kernel-function scopes past 65535 and the vendor time base") {

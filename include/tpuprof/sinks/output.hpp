@@ -78,6 +78,12 @@ class out_buffer {
       make_room(1);
     buf_[used_++] = c;
   }
+  /// Flushes, then hands `s` to the output as is (no copy into the buffer).
+  void pass(std::string_view s) {
+    flush();
+    if (!s.empty()) out_.write(s.data(), s.size());
+    total_ += s.size();
+  }
   void flush() {
     if (used_) out_.write(buf_.data(), used_);
     total_ += used_;

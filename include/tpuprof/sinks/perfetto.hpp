@@ -9,6 +9,8 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -105,6 +107,7 @@ class perfetto_sink {
 
   void write(const engine_event& e) {
     auto& tr = track_for(e.device, e.unit, e.engine);
+    ++tr.written;
     std::int64_t b = to_ns(e.begin_ns), en = std::max(b, to_ns(e.end_ns));
     const bool hw = is_hardware(e.engine);
     const name_id op = e.op;
@@ -174,6 +177,22 @@ class perfetto_sink {
   /// Bytes produced so far (including the buffered ones).
   std::size_t bytes_written() const noexcept { return buf_.bytes_written(); }
 
+  /// The events of one unit formatted away from the sink (parallel
+  /// streaming): fork(), part::write() on a worker, join(). Defined in
+  /// sinks/detail/perfetto_part.hpp.
+  class part;
+  /// A part for the events of `unit` (a core, or the CDMA port of that
+  /// number) on `device`, formatted from a copy of its tracks; names are read
+  /// from `names` (the caller's copy of the table, that nobody extends
+  /// meanwhile). Call on the sink's thread after begin(); the tracks must
+  /// exist (begin() makes those of trace_info::tracks).
+  part fork(std::uint8_t device, std::uint8_t unit, const trace_info& names) const;
+  /// The output of write(e) for every e of `events` (exactly what `p` was
+  /// given): p's bytes when what it assumed at fork still holds (no lane or
+  /// track added since by other units, none of its tracks written here),
+  /// else `events` written again. Returns whether p's bytes were used.
+  bool join(part&& p, std::span<const engine_event> events);
+
   /// Debug annotation names (TP args key = "debug." + name).
   static constexpr std::string_view annotation_names[] = {
       "",         "cmd_id",    "bytes",  "ddr_bandwidth_gbps", "uarch_rate", "layer_id",
@@ -207,6 +226,7 @@ class perfetto_sink {
     std::vector<std::uint64_t> names_done, strs_done;
     std::uint64_t util_uuid = 0, bw_uuid = 0;
     detail::window_counter win;
+    std::uint64_t written = 0;  ///< events written (join() checks a part's tracks)
   };
 
   static bool test_set(std::vector<std::uint64_t>& bits, std::uint32_t i) {
@@ -273,41 +293,7 @@ class perfetto_sink {
 
   // ---- descriptors (detail/perfetto_desc.hpp) -------------------------------
   using desc = detail::perfetto::track_desc;
-  void put_descriptor(const desc& d) {
-    using namespace detail::proto;
-    using namespace detail::perfetto;
-    auto* p = reserve(128 + string_bound(d.name) + string_bound(d.counter_unit));
-    auto* pkt = begin_nested(p, trace_root::packet);
-    auto* td = begin_nested(p, trace_packet::track_descriptor);
-    p = put_uint(p, track_descriptor::uuid, d.uuid);
-    if (d.pid >= 0 && d.tid >= 0) {
-      auto* m = begin_nested(p, track_descriptor::thread);
-      p = put_int(p, thread_descriptor::pid, d.pid);
-      p = put_int(p, thread_descriptor::tid, d.tid);
-      if (!d.name.empty()) p = put_string(p, thread_descriptor::thread_name, d.name);
-      p = end_nested(m, p);
-    } else if (d.pid >= 0) {
-      auto* m = begin_nested(p, track_descriptor::process);
-      p = put_int(p, process_descriptor::pid, d.pid);
-      if (!d.name.empty()) p = put_string(p, process_descriptor::process_name, d.name);
-      p = end_nested(m, p);
-    } else {
-      if (d.parent) p = put_uint(p, track_descriptor::parent_uuid, d.parent);
-      p = put_string(p, track_descriptor::name, d.name);
-      if (d.explicit_children)
-        p = put_uint(p, track_descriptor::child_ordering, value::child_ordering_explicit);
-      if (d.rank >= 0) p = put_int(p, track_descriptor::sibling_order_rank, d.rank);
-      if (d.is_counter) {
-        auto* c = begin_nested(p, track_descriptor::counter);
-        if (!d.counter_unit.empty())
-          p = put_string(p, counter_descriptor::unit_name, d.counter_unit);
-        p = end_nested(c, p);
-      }
-    }
-    p = end_nested(td, p);
-    p = end_nested(pkt, p);
-    commit(p);
-  }
+  void put_descriptor(const desc& d) { detail::perfetto::put_descriptor(buf_, d); }
 
   std::uint64_t device_track(std::uint8_t d) {
     auto [it, fresh] = devices_.try_emplace(d, 0);
@@ -597,3 +583,5 @@ class perfetto_sink {
 static_assert(event_sink<perfetto_sink>);
 
 }  // namespace tpuprof::sinks
+
+#include <tpuprof/sinks/detail/perfetto_part.hpp>

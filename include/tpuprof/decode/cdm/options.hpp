@@ -1,6 +1,7 @@
 /// cdm_options: settings of the cdm decoder (clocks, device, rule set, what to keep).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -38,6 +39,18 @@ struct cdm_options {
   /// bmodel path): ~70 ns per TIU command, a quarter of a mode-2 decode. Off
   /// leaves uarch_rate NaN (for timeline-only uses of large dumps).
   bool uarch = true;
+};
+
+/// How cdm::stream uses the machine.
+struct stream_options {
+  unsigned threads = 0;  ///< threads decoding cores (0 = all hardware threads)
+  /// Bytes the cores in flight may take (estimated at 100 B per PMU record of
+  /// a core); one core is always allowed, whatever its size.
+  std::size_t memory_budget = std::size_t{192} << 20;
+  /// A forkable_sink (sinks/sink.hpp) formats the events of cores on the
+  /// worker threads when the largest core has at least this many PMU
+  /// records (smaller cores do not pay for the parts' buffers).
+  std::size_t fork_records = 100'000;
 };
 
 }  // namespace tpuprof::cdm

@@ -8,11 +8,15 @@
 /// cdm_decoder gives it: begin(info), hardware events, spans, finish().
 #pragma once
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,32 +30,13 @@
 #include <tpuprof/decode/cdm/state.hpp>
 #include <tpuprof/decode/cdm/stream_facts.hpp>
 #include <tpuprof/detail/ordered_window.hpp>
+#include <tpuprof/forkable_sink.hpp>
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/trace_info.hpp>
 
 namespace tpuprof::cdm {
 
-/// How cdm::stream uses the machine.
-struct stream_options {
-  unsigned threads = 0;  ///< threads decoding cores (0 = all hardware threads)
-  /// Bytes the cores in flight may take (estimated at 100 B per PMU record of
-  /// a core); one core is always allowed, whatever its size.
-  std::size_t memory_budget = std::size_t{192} << 20;
-};
-
 namespace detail {
-
-/// One core's second pass: its events (then, for the core the CDMA ports
-/// attach to, the ports' events), spans, local names and emit counts.
-struct core_output {
-  std::vector<engine_event> events;
-  std::size_t core_events = 0;  ///< events of the core; the ports' follow
-  std::vector<engine_event> spans;
-  name_table names;            ///< local ids of events and spans
-  std::size_t core_names = 0;  ///< names [0, core_names) occur before the ports
-  decode_diagnostics diag;     ///< the emit stage's counts
-  std::uint64_t unmatched_out = 0, descriptors_unsupported = 0;
-};
 
 template <class Chip>
 class streamer {
@@ -63,7 +48,7 @@ class streamer {
 
   template <class S>
   trace_info run(S& sink, const stream_options& so) {
-    first_pass();
+    first_pass(so);
     sinks_begin(sink);
     std::size_t per_core = 1;
     for (const auto& cd : g_.cores) {
@@ -71,18 +56,58 @@ class streamer {
       per_core = std::max(per_core, n * 100);
     }
     if (attach_) per_core += ports_records_ * 100;
-    const std::size_t window = std::max<std::size_t>(1, so.memory_budget / per_core);
+    std::size_t window = std::max<std::size_t>(1, so.memory_budget / per_core);
     std::vector<core_output> outs(g_.cores.size());
     std::optional<core_output> ports;  // the ports' events, written after every core
     std::vector<engine_event> spans;
+    // A forkable sink formats each core on its worker (the calling thread
+    // joins) when two cores with their formatted bytes fit the budget and
+    // cores are large enough (stream_options::fork_records).
+    // Core i's new names get ids in commit order: its worker renames on a
+    // copy of the table (names[i]), taken when they are known (names_for).
+    std::vector<trace_info> names(outs.size());
+    using part_t = decltype(fork_part(sink, 0, names[0]));
+    std::vector<part_t> parts(outs.size());
+    bool fork = false;
+    if constexpr (forkable_sink<S>) {
+      const std::size_t w = so.memory_budget / (per_core + per_core / 2);
+      const unsigned threads = so.threads ? so.threads : tpuprof::detail::hardware_threads();
+      fork = w >= 2 && threads >= 2 && outs.size() >= 2 && per_core >= so.fork_records * 100;
+      if (fork) {
+        window = w;
+        for (std::size_t i = 0; i < outs.size(); ++i) parts[i] = fork_part(sink, i, names[i]);
+      }
+    }
+    auto failing = [&](auto&& f) {  // a failure wakes the workers waiting for names
+      try {
+        f();
+      } catch (...) {
+        names_ready(0, true);
+        throw;
+      }
+    };
     tpuprof::detail::ordered_window(
-        outs.size(), so.threads, window, [&](std::size_t i) { outs[i] = second_pass(i); },
+        outs.size(), so.threads, window,
         [&](std::size_t i) {
-          commit(outs[i], sink, spans);
-          if (attach_ && *attach_ == i)
+          failing([&] {
+            outs[i] = second_pass(i);
+            if constexpr (forkable_sink<S>)
+              if (fork && names_for(i, outs[i], names[i])) {
+                rename(outs[i], names[i].names);
+                for (std::size_t k = 0; k < outs[i].core_events; ++k)
+                  parts[i]->write(outs[i].events[k]);
+              }
+          });
+        },
+        [&](std::size_t i) {
+          failing([&] { commit(i, outs[i], sink, spans, parts[i]); });
+          names[i] = trace_info{};
+          if (attach_ && *attach_ == i) {
             ports = std::move(outs[i]);
-          else
+          } else {
+            give_events(std::move(outs[i].events));
             outs[i] = core_output{};
+          }
         });
     if (ports) write_ports(*ports, sink);
     for (const auto& s : spans) sink.write(s);
@@ -98,7 +123,7 @@ class streamer {
   }
 
   /// A fresh state for one core, sharing the dump's global facts.
-  void start(decode_state& s, std::int32_t scope_base) const {
+  void start(decode_state& s, std::int32_t scope_base) {
     s.opt = g_.opt;
     s.global = g_.global;
     s.info.chip = g_.info.chip;
@@ -109,20 +134,40 @@ class streamer {
     s.bmodel = g_.bmodel;
     s.next_scope = scope_base;
     s.cores.reserve(1);
+    pthread_mutex_lock(&m_);
+    if (!spare_events_.empty()) {
+      s.events = std::move(spare_events_.back());
+      spare_events_.pop_back();
+    }
+    pthread_mutex_unlock(&m_);
+  }
+  /// A core's event buffer, kept for a later core: its pages are already
+  /// there (fresh ones cost a fault and a clear each, a fifth of the time).
+  void give_events(std::vector<engine_event>&& v) {
+    v.clear();
+    pthread_mutex_lock(&m_);
+    spare_events_.push_back(std::move(v));
+    pthread_mutex_unlock(&m_);
   }
 
   /// Core i's records (and the ports' when they attach to it), repaired and
   /// matched. With `f` (first pass): its read-stage diagnostics go there and
   /// the ports' core is chosen: the first core with CDMA commands, else the last.
   void decode_core(decode_state& s, std::size_t i, core_facts* f) {
-    read_core<Chip>(s, files_, core_files_[i].first, core_files_[i].second);
+    bool attach = false;
     if (f) {
+      try {
+        read_core<Chip>(s, files_, core_files_[i].first, core_files_[i].second);
+      } catch (...) {
+        decide_attach(i, false);  // later cores wait for this one's answer
+        throw;
+      }
       f->read = std::exchange(s.info.diagnostics, {});
-      if (!g_.bmodel && !attach_ &&
-          (s.cores.front().cmds.any_cdma() || i + 1 == core_files_.size()))
-        attach_ = i;
+      attach = decide_attach(i, s.cores.front().cmds.any_cdma());
+    } else {
+      read_core<Chip>(s, files_, core_files_[i].first, core_files_[i].second);
+      attach = !g_.bmodel && attach_ && *attach_ == i;
     }
-    const bool attach = !g_.bmodel && attach_ && *attach_ == i;
     if (attach) {
       for (auto& [p, n] : port_files_) read_port(s, files_, p, n);
       s.info.diagnostics = {};  // first_pass has them
@@ -140,12 +185,49 @@ class streamer {
     unattached_ports(s, attached);
   }
 
-  void first_pass();
-  void first_pass_core(std::size_t i);
+  void first_pass(const stream_options& so);
+  void first_pass_core(std::size_t i, std::map<std::uint32_t, match_stats>& stats);
+  bool decide_attach(std::size_t i, bool cdma);
   void global_facts();
   core_output second_pass(std::size_t i);
   template <class S>
-  void commit(core_output& o, S& sink, std::vector<engine_event>& spans);
+  auto fork_part(S& sink, std::size_t i, const trace_info& names) {
+    if constexpr (forkable_sink<S>)
+      return std::optional(
+          sink.fork(g_.opt.device, static_cast<std::uint8_t>(g_.cores[i].core), names));
+    else
+      return 0;
+  }
+  /// Cores [0, i) have their names in the dump's table (commit() says so),
+  /// or a job failed (`failed`): wakes waiting workers.
+  void names_ready(std::size_t i, bool failed) {
+    pthread_mutex_lock(&m_);
+    names_ready_ = std::max(names_ready_, i);
+    failed_ = failed_ || failed;
+    pthread_cond_broadcast(&cv_);
+    pthread_mutex_unlock(&m_);
+  }
+  /// A copy of the dump's names in `to`, in which core output `o`'s names
+  /// have the ids commit() will give them: at once when they all have one
+  /// already, else once commit(i - 1) gave earlier cores theirs. False when
+  /// a job failed.
+  bool names_for(std::size_t i, const core_output& o, trace_info& to) {
+    pthread_mutex_lock(&m_);
+    bool known = true;
+    for (std::size_t k = 1; known && k < o.core_names; ++k)
+      known = g_.info.names.find(o.names[static_cast<name_id>(k)], 0) != 0;
+    while (!known && names_ready_ < i && !failed_) pthread_cond_wait(&cv_, &m_);
+    const bool ok = !failed_;
+    if (ok) {
+      to.chip = g_.info.chip;
+      to.names = g_.info.names;
+    }
+    pthread_mutex_unlock(&m_);
+    return ok;
+  }
+  void rename(core_output& o, name_table& names) const;
+  template <class S, class P>
+  void commit(std::size_t i, core_output& o, S& sink, std::vector<engine_event>& spans, P& part);
   template <class S>
   void write_ports(core_output& o, S& sink);
 
@@ -156,6 +238,14 @@ class streamer {
   std::vector<list_facts> port_facts_;
   decode_diagnostics port_read_, port_repair_;
   std::optional<std::size_t> attach_;  ///< index of the core the CDMA ports attach to
+  /// First pass: per core, -1 = not read yet, else whether it has CDMA commands.
+  std::vector<signed char> cdma_;
+  std::size_t cdma_known_ = 0;                           ///< cdma_[0, cdma_known_) are known
+  std::vector<std::vector<engine_event>> spare_events_;  ///< give_events()
+  std::size_t names_ready_ = 0;                          ///< cores whose names are in g_.info.names
+  bool failed_ = false;                                  ///< a job or commit threw
+  pthread_mutex_t m_ = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t cv_ = PTHREAD_COND_INITIALIZER;
   std::size_t ports_records_ = 0;
   bool remain_ = false;  ///< a CDMA port keeps records after system-command removal
   std::int64_t t0_ = 0;  ///< the zero shift
@@ -164,21 +254,28 @@ class streamer {
   std::vector<name_id> port_map_;
 };
 
-/// Global profile, file lists, ports; then every core once, in order,
-/// keeping only its facts; then the global facts.
+/// Global profile, file lists, ports; then every core once (on worker
+/// threads), keeping only its facts; then the global facts.
 template <class Chip>
-void streamer<Chip>::first_pass() {
+void streamer<Chip>::first_pass(const stream_options& so) {
   read_global<Chip>(files_, g_);
   split_files<Chip>(files_, core_files_, port_files_);
   report_missing_cores<Chip>(files_, g_, core_files_);
   // The rule set needs every core's blocks: a look at their headers only.
   bool has_des = false, has_dyn = false;
-  for (auto& [c, n] : core_files_)
+  std::size_t most_records = 0;  // of one core, for the memory estimate
+  for (auto& [c, n] : core_files_) {
+    std::size_t records = 0;
     for (const auto& b : read_blocks(files_.get(n))) {
+      if (b.type == block_type::monitor_bd) records += b.content.size() / tiu_record_size;
+      if (b.type == block_type::monitor_gdma || b.type == block_type::monitor_sdma)
+        records += b.content.size() / dma_record_size;
       has_dyn = has_dyn || b.type == block_type::dyn_data;
       has_des = has_des || b.type == block_type::block_des_bdc ||
                 b.type == block_type::block_des_gdma || b.type == block_type::block_des_sdma;
     }
+    most_records = std::max(most_records, records);
+  }
   const auto path = g_.opt.path;
   g_.bmodel = path == capture_path::bmodel ||
               (path == capture_path::automatic && (g_.global.bmodel || (has_des && !has_dyn)));
@@ -188,16 +285,48 @@ void streamer<Chip>::first_pass() {
     port_read_ = std::exchange(g_.info.diagnostics, std::move(keep));
   }
   for (const auto& pd : g_.ports) ports_records_ += pd.raw_records;
-  facts_.resize(core_files_.size());
-  g_.cores.resize(core_files_.size());
+  const std::size_t n = core_files_.size();
+  facts_.resize(n);
+  g_.cores.resize(n);
   port_facts_.resize(g_.ports.size());
-  for (std::size_t i = 0; i < core_files_.size(); ++i) first_pass_core(i);
+  cdma_.assign(n, -1);
+  // The cores being read are the first pass's memory: as many as the budget
+  // holds (the estimate of run()). The bmodel path reads more files, lazily:
+  // one core at a time.
+  const std::size_t per_core = std::max<std::size_t>(1, most_records * 100);
+  const std::size_t window = g_.bmodel ? 1 : std::max<std::size_t>(1, so.memory_budget / per_core);
+  std::vector<std::map<std::uint32_t, match_stats>> stats(n);
+  tpuprof::detail::ordered_window(
+      n, so.threads, window, [&](std::size_t i) { first_pass_core(i, stats[i]); },
+      [&](std::size_t i) {
+        for (const auto& [k, ms] : stats[i]) g_.stats[k] = ms;
+        stats[i] = {};
+      });
   global_facts();
+}
+
+/// The first pass decides, core by core, which core the CDMA ports attach
+/// to: the first with CDMA commands, else the last. Core i learns whether it
+/// is that core once every earlier core was read.
+template <class Chip>
+bool streamer<Chip>::decide_attach(std::size_t i, bool cdma) {
+  pthread_mutex_lock(&m_);
+  cdma_[i] = cdma ? 1 : 0;
+  while (cdma_known_ < cdma_.size() && cdma_[cdma_known_] >= 0) ++cdma_known_;
+  pthread_cond_broadcast(&cv_);
+  while (cdma_known_ < i) pthread_cond_wait(&cv_, &m_);
+  bool attach = false;
+  if (!g_.bmodel && !attach_ && (cdma || i + 1 == cdma_.size())) {
+    attach_ = i;
+    attach = true;
+  }
+  pthread_mutex_unlock(&m_);
+  return attach;
 }
 
 /// Core i decoded up to system-command removal; what the others need is kept.
 template <class Chip>
-void streamer<Chip>::first_pass_core(std::size_t i) {
+void streamer<Chip>::first_pass_core(std::size_t i, std::map<std::uint32_t, match_stats>& stats) {
   decode_state s;
   start(s, 0);
   core_facts& f = facts_[i];
@@ -210,7 +339,7 @@ void streamer<Chip>::first_pass_core(std::size_t i) {
   f.anchor = cd.anchor;
   f.has_dyn = cd.has_dyn;
   f.has_extra = cd.has_extra;
-  for (const auto& [k, ms] : s.stats) g_.stats[k] = ms;
+  stats = std::move(s.stats);
   for (int k = 0; k < 3; ++k) {
     facts_before(cd.pmu[k], f.l[k]);
     if (g_.bmodel)
@@ -226,6 +355,7 @@ void streamer<Chip>::first_pass_core(std::size_t i) {
     remain_ = remain_ || !pd.pmu.empty();
     g_.ports[p].core = pd.core;
   }
+  give_events(std::move(s.events));
   core_data& light = g_.cores[i];  // what account_records and the tracks read
   light.core = cd.core;
   light.file = cd.file;
@@ -372,22 +502,52 @@ core_output streamer<Chip>::second_pass(std::size_t i) {
   return o;
 }
 
-/// Names of events [0, core_events) into the dump's table (in the order the
-/// materialized emit interns them), then the events to the sink.
+/// On a worker: events [0, core_events) and the spans renamed to the ids
+/// commit() will give their names, by interning them the same way into
+/// `names`, a copy of the dump's table as commit() will find it.
 template <class Chip>
-template <class S>
-void streamer<Chip>::commit(core_output& o, S& sink, std::vector<engine_event>& spans) {
+void streamer<Chip>::rename(core_output& o, name_table& names) const {
+  std::vector<name_id> map(o.names.size(), 0);
+  for (std::size_t k = 0; k < o.core_names; ++k)
+    map[k] = names.intern(o.names[static_cast<name_id>(k)]);
+  auto fix = [&](engine_event& e) {
+    e.op = map[e.op];
+    e.op_type = map[e.op_type];
+    e.function = map[e.function];
+  };
+  for (std::size_t k = 0; k < o.core_events; ++k) fix(o.events[k]);
+  for (auto& sp : o.spans) fix(sp);
+  o.global_names = true;
+}
+
+/// Names of events [0, core_events) into the dump's table (in the order the
+/// materialized emit interns them), then the events to the sink (joined
+/// from the core's part when a worker formatted them).
+template <class Chip>
+template <class S, class P>
+void streamer<Chip>::commit(std::size_t i, core_output& o, S& sink,
+                            std::vector<engine_event>& spans, P& part) {
   port_map_.assign(o.names.size(), 0);
+  pthread_mutex_lock(&m_);  // workers copy the table (names_for)
   for (std::size_t k = 0; k < o.core_names; ++k)
     port_map_[k] = g_.info.names.intern(o.names[static_cast<name_id>(k)]);
-  auto fix = [&](engine_event e) {
-    e.op = port_map_[e.op];
-    e.op_type = port_map_[e.op_type];
-    e.function = port_map_[e.function];
-    return e;
-  };
-  for (std::size_t k = 0; k < o.core_events; ++k) sink.write(fix(o.events[k]));
-  for (const auto& sp : o.spans) spans.push_back(fix(sp));
+  pthread_mutex_unlock(&m_);
+  names_ready(i + 1, false);
+  if (o.global_names) {  // renamed by the worker, to the same ids
+    if constexpr (forkable_sink<S>)
+      sink.join(std::move(*part), std::span<const engine_event>(o.events.data(), o.core_events));
+    spans.insert(spans.end(), o.spans.begin(), o.spans.end());
+  } else {
+    auto fix = [&](engine_event e) {
+      e.op = port_map_[e.op];
+      e.op_type = port_map_[e.op_type];
+      e.function = port_map_[e.function];
+      return e;
+    };
+    for (std::size_t k = 0; k < o.core_events; ++k) sink.write(fix(o.events[k]));
+    for (const auto& sp : o.spans) spans.push_back(fix(sp));
+  }
+  part = {};
   g_.info.diagnostics.merge(o.diag);
   g_.unmatched_out += o.unmatched_out;
   g_.descriptors_unsupported += o.descriptors_unsupported;

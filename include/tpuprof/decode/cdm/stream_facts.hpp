@@ -1,6 +1,7 @@
 /// cdm stream facts: what the first pass of cdm::stream keeps of each core and
 /// list (a few numbers, no records), from which the global alignment, time
-/// span and tracks are computed before any event is emitted.
+/// span and tracks are computed before any event is emitted; and what the
+/// second pass hands from a worker to the calling thread (core_output).
 #pragma once
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 #include <tpuprof/decode/cdm/operator_path.hpp>
 #include <tpuprof/decode/cdm/state.hpp>
 #include <tpuprof/diagnostics.hpp>
+#include <tpuprof/event.hpp>
+#include <tpuprof/names.hpp>
 
 namespace tpuprof::cdm::detail {
 
@@ -35,6 +38,19 @@ struct core_facts {
   std::int32_t scopes = 0;         ///< func_scope_ids the core's DYN walk assigns
   bool has_dyn = false, has_extra = false;
   decode_diagnostics read, op;  ///< read stage, path stage
+};
+
+/// One core's second pass: its events (then, for the core the CDMA ports
+/// attach to, the ports' events), spans, local names and emit counts.
+struct core_output {
+  std::vector<engine_event> events;
+  std::size_t core_events = 0;  ///< events of the core; the ports' follow
+  std::vector<engine_event> spans;
+  name_table names;            ///< local ids of events and spans
+  std::size_t core_names = 0;  ///< names [0, core_names) occur before the ports
+  decode_diagnostics diag;     ///< the emit stage's counts
+  std::uint64_t unmatched_out = 0, descriptors_unsupported = 0;
+  bool global_names = false;  ///< events [0, core_events) carry the dump's name ids
 };
 
 /// The pre-removal facts of `l` (what align_and_shift reads).

@@ -1,0 +1,90 @@
+/// perfetto_sink::part: the events of one unit (a core) formatted on a
+/// worker thread from a copy of that unit's tracks, then joined into the
+/// sink in unit order (a forkable_sink, forkable_sink.hpp). Included by
+/// sinks/perfetto.hpp, after the sink.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <tpuprof/event.hpp>
+#include <tpuprof/sinks/perfetto.hpp>
+#include <tpuprof/trace_info.hpp>
+
+namespace tpuprof::sinks {
+
+class perfetto_sink::part {
+ public:
+  void write(const engine_event& e) { enc_->write(e); }
+
+ private:
+  friend class perfetto_sink;
+  /// The formatted bytes, one block per buffer flush (no reallocation).
+  struct blocks {
+    std::vector<std::vector<char>> v;
+    void write(const char* p, std::size_t n) { v.emplace_back(p, p + n); }
+  };
+  std::unique_ptr<blocks> bytes_;
+  std::unique_ptr<perfetto_sink> enc_;
+  std::vector<std::size_t> home_;       ///< the sink's index of enc_'s track k
+  std::vector<std::uint64_t> written_;  ///< their write counts at fork
+  std::uint64_t uuid0_ = 0;
+  std::uint32_t counter0_ = 0;
+};
+
+inline perfetto_sink::part perfetto_sink::fork(std::uint8_t device, std::uint8_t unit,
+                                               const trace_info& names) const {
+  part p;
+  p.bytes_ = std::make_unique<part::blocks>();
+  p.enc_ = std::make_unique<perfetto_sink>(byte_output{*p.bytes_}, opt_);
+  perfetto_sink& c = *p.enc_;
+  c.info_ = &names;
+  c.shift_ = shift_;
+  c.window_begin_ = window_begin_;
+  c.window_ = window_;
+  c.next_uuid_ = next_uuid_;
+  c.next_seq_ = next_seq_;
+  c.counter_seq_ = counter_seq_;
+  c.devices_ = devices_;
+  c.groups_ = groups_;
+  const std::uint32_t unit_key = (std::uint32_t{device} << 8) | unit;
+  for (const auto& [key, at] : index_)
+    if ((key >> 8) == unit_key) {
+      c.index_.emplace(key, c.tracks_.size());
+      c.tracks_.push_back(tracks_[at]);
+      p.home_.push_back(at);
+      p.written_.push_back(tracks_[at].written);
+    }
+  p.uuid0_ = next_uuid_;
+  p.counter0_ = counter_seq_ ? counter_seq_ : next_seq_;
+  return p;
+}
+
+inline bool perfetto_sink::join(part&& p, std::span<const engine_event> events) {
+  bool ok = p.enc_ && next_uuid_ == p.uuid0_ &&
+            (counter_seq_ ? counter_seq_ : next_seq_) == p.counter0_ &&
+            p.enc_->tracks_.size() == p.home_.size();
+  for (std::size_t k = 0; ok && k < p.home_.size(); ++k)
+    ok = tracks_[p.home_[k]].written == p.written_[k];
+  if (!ok) {
+    for (const auto& e : events) write(e);
+    return false;
+  }
+  perfetto_sink& c = *p.enc_;
+  c.buf_.flush();
+  for (std::size_t k = 0; k < p.home_.size(); ++k) tracks_[p.home_[k]] = std::move(c.tracks_[k]);
+  next_uuid_ = c.next_uuid_;
+  if (!counter_seq_ && c.counter_seq_) {
+    counter_seq_ = c.counter_seq_;
+    next_seq_ = c.next_seq_;
+  }
+  for (const auto& b : p.bytes_->v) buf_.pass({b.data(), b.size()});
+  last_key_ = ~0u;
+  return true;
+}
+
+}  // namespace tpuprof::sinks
