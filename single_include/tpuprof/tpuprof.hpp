@@ -28556,18 +28556,24 @@ class perfetto_sink {
   /// The events of one unit formatted away from the sink (parallel
   /// streaming): fork(), part::write() on a worker, join(). Defined in
   /// sinks/detail/perfetto_part.hpp.
-  class part;
+  template <class = void>  // a template: its members are compiled only where used
+  class basic_part;
+  using part = basic_part<>;
   /// A part for the events of `unit` (a core, or the CDMA port of that
   /// number) on `device`, formatted from a copy of its tracks; names are read
   /// from `names` (the caller's copy of the table, that nobody extends
   /// meanwhile). Call on the sink's thread after begin(); the tracks must
   /// exist (begin() makes those of trace_info::tracks).
-  part fork(std::uint8_t device, std::uint8_t unit, const trace_info& names) const;
+  // Templates (with their part type a parameter): parsed, not compiled, where
+  // unused (compile budget).
+  template <class Info = trace_info, class P = part>
+  P fork(std::uint8_t device, std::uint8_t unit, const Info& names) const;
   /// The output of write(e) for every e of `events` (exactly what `p` was
   /// given): p's bytes when what it assumed at fork still holds (no lane or
   /// track added since by other units, none of its tracks written here),
   /// else `events` written again. Returns whether p's bytes were used.
-  bool join(part&& p, std::span<const engine_event> events);
+  template <class P, class Events = std::span<const engine_event>>
+  bool join(P&& p, Events events);
 
   /// Debug annotation names (TP args key = "debug." + name).
   static constexpr std::string_view annotation_names[] = {
@@ -28970,7 +28976,8 @@ static_assert(event_sink<perfetto_sink>);
 
 namespace tpuprof::sinks {
 
-class perfetto_sink::part {
+template <class>
+class perfetto_sink::basic_part {
  public:
   void write(const engine_event& e) { enc_->write(e); }
 
@@ -28989,12 +28996,12 @@ class perfetto_sink::part {
   std::uint32_t counter0_ = 0;
 };
 
-inline perfetto_sink::part perfetto_sink::fork(std::uint8_t device, std::uint8_t unit,
-                                               const trace_info& names) const {
-  part p;
-  p.bytes_ = std::make_unique<part::blocks>();
+template <class Info, class P>
+P perfetto_sink::fork(std::uint8_t device, std::uint8_t unit, const Info& names) const {
+  P p;
+  p.bytes_ = std::make_unique<typename P::blocks>();
   p.enc_ = std::make_unique<perfetto_sink>(byte_output{*p.bytes_}, opt_);
-  perfetto_sink& c = *p.enc_;
+  auto& c = *p.enc_;  // dependent: compiled only where used
   c.info_ = &names;
   c.shift_ = shift_;
   c.window_begin_ = window_begin_;
@@ -29017,7 +29024,8 @@ inline perfetto_sink::part perfetto_sink::fork(std::uint8_t device, std::uint8_t
   return p;
 }
 
-inline bool perfetto_sink::join(part&& p, std::span<const engine_event> events) {
+template <class P, class Events>
+bool perfetto_sink::join(P&& p, Events events) {
   bool ok = p.enc_ && next_uuid_ == p.uuid0_ &&
             (counter_seq_ ? counter_seq_ : next_seq_) == p.counter0_ &&
             p.enc_->tracks_.size() == p.home_.size();
@@ -29027,7 +29035,7 @@ inline bool perfetto_sink::join(part&& p, std::span<const engine_event> events) 
     for (const auto& e : events) write(e);
     return false;
   }
-  perfetto_sink& c = *p.enc_;
+  auto& c = *p.enc_;  // dependent: compiled only where used
   c.buf_.flush();
   for (std::size_t k = 0; k < p.home_.size(); ++k) tracks_[p.home_[k]] = std::move(c.tracks_[k]);
   next_uuid_ = c.next_uuid_;

@@ -180,18 +180,24 @@ class perfetto_sink {
   /// The events of one unit formatted away from the sink (parallel
   /// streaming): fork(), part::write() on a worker, join(). Defined in
   /// sinks/detail/perfetto_part.hpp.
-  class part;
+  template <class = void>  // a template: its members are compiled only where used
+  class basic_part;
+  using part = basic_part<>;
   /// A part for the events of `unit` (a core, or the CDMA port of that
   /// number) on `device`, formatted from a copy of its tracks; names are read
   /// from `names` (the caller's copy of the table, that nobody extends
   /// meanwhile). Call on the sink's thread after begin(); the tracks must
   /// exist (begin() makes those of trace_info::tracks).
-  part fork(std::uint8_t device, std::uint8_t unit, const trace_info& names) const;
+  // Templates (with their part type a parameter): parsed, not compiled, where
+  // unused (compile budget).
+  template <class Info = trace_info, class P = part>
+  P fork(std::uint8_t device, std::uint8_t unit, const Info& names) const;
   /// The output of write(e) for every e of `events` (exactly what `p` was
   /// given): p's bytes when what it assumed at fork still holds (no lane or
   /// track added since by other units, none of its tracks written here),
   /// else `events` written again. Returns whether p's bytes were used.
-  bool join(part&& p, std::span<const engine_event> events);
+  template <class P, class Events = std::span<const engine_event>>
+  bool join(P&& p, Events events);
 
   /// Debug annotation names (TP args key = "debug." + name).
   static constexpr std::string_view annotation_names[] = {

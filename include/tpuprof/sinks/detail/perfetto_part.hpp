@@ -17,7 +17,8 @@
 
 namespace tpuprof::sinks {
 
-class perfetto_sink::part {
+template <class>
+class perfetto_sink::basic_part {
  public:
   void write(const engine_event& e) { enc_->write(e); }
 
@@ -36,12 +37,12 @@ class perfetto_sink::part {
   std::uint32_t counter0_ = 0;
 };
 
-inline perfetto_sink::part perfetto_sink::fork(std::uint8_t device, std::uint8_t unit,
-                                               const trace_info& names) const {
-  part p;
-  p.bytes_ = std::make_unique<part::blocks>();
+template <class Info, class P>
+P perfetto_sink::fork(std::uint8_t device, std::uint8_t unit, const Info& names) const {
+  P p;
+  p.bytes_ = std::make_unique<typename P::blocks>();
   p.enc_ = std::make_unique<perfetto_sink>(byte_output{*p.bytes_}, opt_);
-  perfetto_sink& c = *p.enc_;
+  auto& c = *p.enc_;  // dependent: compiled only where used
   c.info_ = &names;
   c.shift_ = shift_;
   c.window_begin_ = window_begin_;
@@ -64,7 +65,8 @@ inline perfetto_sink::part perfetto_sink::fork(std::uint8_t device, std::uint8_t
   return p;
 }
 
-inline bool perfetto_sink::join(part&& p, std::span<const engine_event> events) {
+template <class P, class Events>
+bool perfetto_sink::join(P&& p, Events events) {
   bool ok = p.enc_ && next_uuid_ == p.uuid0_ &&
             (counter_seq_ ? counter_seq_ : next_seq_) == p.counter0_ &&
             p.enc_->tracks_.size() == p.home_.size();
@@ -74,7 +76,7 @@ inline bool perfetto_sink::join(part&& p, std::span<const engine_event> events) 
     for (const auto& e : events) write(e);
     return false;
   }
-  perfetto_sink& c = *p.enc_;
+  auto& c = *p.enc_;  // dependent: compiled only where used
   c.buf_.flush();
   for (std::size_t k = 0; k < p.home_.size(); ++k) tracks_[p.home_[k]] = std::move(c.tracks_[k]);
   next_uuid_ = c.next_uuid_;
