@@ -27,7 +27,7 @@ cd "$(dirname "$0")/.."
 
 runs=3
 max_ratio=2
-header_only_max=3.02
+header_only_max=3
 headers=()
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -44,8 +44,10 @@ class name_table {
     return add(s);
   }
 
-  /// Id of `s` if interned, else `missing`; never adds.
-  name_id find(std::string_view s, name_id missing) const {
+  /// Id of `s` if interned, else `missing`; never adds. A template: compiled
+  /// only where used (compile budget).
+  template <class S>
+  name_id find(const S& s, name_id missing) const {
     auto it = index_.find(s);
     return it != index_.end() ? it->second : missing;
   }

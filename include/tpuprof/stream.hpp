@@ -12,6 +12,7 @@
 #include <tpuprof/chip_traits.hpp>
 #include <tpuprof/decode/cdm/stream.hpp>
 #include <tpuprof/open.hpp>
+#include <tpuprof/sinks/perfetto_part.hpp>
 #include <tpuprof/sinks/sink.hpp>
 #include <tpuprof/trace_info.hpp>
 

@@ -319,8 +319,10 @@ class name_table {
     return add(s);
   }
 
-  /// Id of `s` if interned, else `missing`; never adds.
-  name_id find(std::string_view s, name_id missing) const {
+  /// Id of `s` if interned, else `missing`; never adds. A template: compiled
+  /// only where used (compile budget).
+  template <class S>
+  name_id find(const S& s, name_id missing) const {
     auto it = index_.find(s);
     return it != index_.end() ? it->second : missing;
   }
@@ -26434,33 +26436,6 @@ struct counter_sample {
 /// drain a decoded trace or any range of events into a sink.
 
 
-// ---- begin <tpuprof/forkable_sink.hpp>
-/// forkable_sink: a sink that formats the events of one unit (a core) on a
-/// worker thread and joins them in order; streaming decoders use it to format
-/// cores in parallel (perfetto_sink is one). Vocabulary, so that decoders can
-/// test for it without depending on sinks/.
-
-
-
-namespace tpuprof {
-
-/// An event sink (write, finish) whose `auto p = s.fork(device, unit, info)`
-/// (on the sink's thread, after begin) gives a part with `p.write(e)` for any
-/// one thread (names looked up in `info`, a copy of the table that nobody
-/// extends meanwhile), and `s.join(std::move(p), events)` (on the sink's
-/// thread) gives the output of `s.write(e)` for every e of `events`, exactly
-/// what p was given. Between fork and join the sink takes no event of that unit.
-template <class S>
-concept forkable_sink = requires(S& s, std::uint8_t u, const engine_event& e,
-                                 const trace_info& info, std::span<const engine_event> events) {
-  s.write(e);
-  s.finish();
-  s.fork(u, u, info).write(e);
-  s.join(s.fork(u, u, info), events);
-};
-
-}  // namespace tpuprof
-// ---- end <tpuprof/forkable_sink.hpp>
 
 namespace tpuprof {
 
@@ -28555,8 +28530,10 @@ class perfetto_sink {
 
   /// The events of one unit formatted away from the sink (parallel
   /// streaming): fork(), part::write() on a worker, join(). Defined in
-  /// sinks/detail/perfetto_part.hpp.
-  template <class = void>  // a template: its members are compiled only where used
+  /// sinks/perfetto_part.hpp, which tpuprof/stream.hpp includes (like fmt's
+  /// format-inl.h: compiled only where wanted); without it, perfetto_sink is
+  /// no forkable_sink and streams are written from the calling thread.
+  template <class Sink = perfetto_sink, class Byte = char>  // templates: compiled where used
   class basic_part;
   using part = basic_part<>;
   /// A part for the events of `unit` (a core, or the CDMA port of that
@@ -28965,91 +28942,6 @@ class perfetto_sink {
 static_assert(event_sink<perfetto_sink>);
 
 }  // namespace tpuprof::sinks
-
-// ---- begin <tpuprof/sinks/detail/perfetto_part.hpp>
-/// perfetto_sink::part: the events of one unit (a core) formatted on a
-/// worker thread from a copy of that unit's tracks, then joined into the
-/// sink in unit order (a forkable_sink, forkable_sink.hpp). Included by
-/// sinks/perfetto.hpp, after the sink.
-
-
-
-namespace tpuprof::sinks {
-
-template <class>
-class perfetto_sink::basic_part {
- public:
-  void write(const engine_event& e) { enc_->write(e); }
-
- private:
-  friend class perfetto_sink;
-  /// The formatted bytes, one block per buffer flush (no reallocation).
-  struct blocks {
-    std::vector<std::vector<char>> v;
-    void write(const char* p, std::size_t n) { v.emplace_back(p, p + n); }
-  };
-  std::unique_ptr<blocks> bytes_;
-  std::unique_ptr<perfetto_sink> enc_;
-  std::vector<std::size_t> home_;       ///< the sink's index of enc_'s track k
-  std::vector<std::uint64_t> written_;  ///< their write counts at fork
-  std::uint64_t uuid0_ = 0;
-  std::uint32_t counter0_ = 0;
-};
-
-template <class Info, class P>
-P perfetto_sink::fork(std::uint8_t device, std::uint8_t unit, const Info& names) const {
-  P p;
-  p.bytes_ = std::make_unique<typename P::blocks>();
-  p.enc_ = std::make_unique<perfetto_sink>(byte_output{*p.bytes_}, opt_);
-  auto& c = *p.enc_;  // dependent: compiled only where used
-  c.info_ = &names;
-  c.shift_ = shift_;
-  c.window_begin_ = window_begin_;
-  c.window_ = window_;
-  c.next_uuid_ = next_uuid_;
-  c.next_seq_ = next_seq_;
-  c.counter_seq_ = counter_seq_;
-  c.devices_ = devices_;
-  c.groups_ = groups_;
-  const std::uint32_t unit_key = (std::uint32_t{device} << 8) | unit;
-  for (const auto& [key, at] : index_)
-    if ((key >> 8) == unit_key) {
-      c.index_.emplace(key, c.tracks_.size());
-      c.tracks_.push_back(tracks_[at]);
-      p.home_.push_back(at);
-      p.written_.push_back(tracks_[at].written);
-    }
-  p.uuid0_ = next_uuid_;
-  p.counter0_ = counter_seq_ ? counter_seq_ : next_seq_;
-  return p;
-}
-
-template <class P, class Events>
-bool perfetto_sink::join(P&& p, Events events) {
-  bool ok = p.enc_ && next_uuid_ == p.uuid0_ &&
-            (counter_seq_ ? counter_seq_ : next_seq_) == p.counter0_ &&
-            p.enc_->tracks_.size() == p.home_.size();
-  for (std::size_t k = 0; ok && k < p.home_.size(); ++k)
-    ok = tracks_[p.home_[k]].written == p.written_[k];
-  if (!ok) {
-    for (const auto& e : events) write(e);
-    return false;
-  }
-  auto& c = *p.enc_;  // dependent: compiled only where used
-  c.buf_.flush();
-  for (std::size_t k = 0; k < p.home_.size(); ++k) tracks_[p.home_[k]] = std::move(c.tracks_[k]);
-  next_uuid_ = c.next_uuid_;
-  if (!counter_seq_ && c.counter_seq_) {
-    counter_seq_ = c.counter_seq_;
-    next_seq_ = c.next_seq_;
-  }
-  for (const auto& b : p.bytes_->v) buf_.pass({b.data(), b.size()});
-  last_key_ = ~0u;
-  return true;
-}
-
-}  // namespace tpuprof::sinks
-// ---- end <tpuprof/sinks/detail/perfetto_part.hpp>
 // ---- end <tpuprof/sinks/perfetto.hpp>
 // ---- begin <tpuprof/sinks/summary_format.hpp>
 /// Formatters of the summary model (algo::summary's summary_report): the

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <tpuprof/sinks/perfetto.hpp>
+#include <tpuprof/sinks/perfetto_part.hpp>
 #include <tpuprof/sinks/write_file.hpp>
 
 #include "sinks/perfetto_reader.hpp"

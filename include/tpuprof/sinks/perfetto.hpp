@@ -179,8 +179,10 @@ class perfetto_sink {
 
   /// The events of one unit formatted away from the sink (parallel
   /// streaming): fork(), part::write() on a worker, join(). Defined in
-  /// sinks/detail/perfetto_part.hpp.
-  template <class = void>  // a template: its members are compiled only where used
+  /// sinks/perfetto_part.hpp, which tpuprof/stream.hpp includes (like fmt's
+  /// format-inl.h: compiled only where wanted); without it, perfetto_sink is
+  /// no forkable_sink and streams are written from the calling thread.
+  template <class Sink = perfetto_sink, class Byte = char>  // templates: compiled where used
   class basic_part;
   using part = basic_part<>;
   /// A part for the events of `unit` (a core, or the CDMA port of that
@@ -589,5 +591,3 @@ class perfetto_sink {
 static_assert(event_sink<perfetto_sink>);
 
 }  // namespace tpuprof::sinks
-
-#include <tpuprof/sinks/detail/perfetto_part.hpp>

@@ -9,7 +9,6 @@
 
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/event.hpp>
-#include <tpuprof/forkable_sink.hpp>
 #include <tpuprof/io/host_trace.hpp>
 #include <tpuprof/sinks/counter_sample.hpp>
 #include <tpuprof/trace_info.hpp>

@@ -1,23 +1,26 @@
 /// perfetto_sink::part: the events of one unit (a core) formatted on a
 /// worker thread from a copy of that unit's tracks, then joined into the
-/// sink in unit order (a forkable_sink, forkable_sink.hpp). Included by
-/// sinks/perfetto.hpp, after the sink.
+/// sink in unit order, which makes perfetto_sink a forkable_sink
+/// (forkable_sink.hpp). Include it where cores are streamed in parallel
+/// (tpuprof/stream.hpp does); the umbrella does not (compile budget).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <tpuprof/event.hpp>
+#include <tpuprof/forkable_sink.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/trace_info.hpp>
 
 namespace tpuprof::sinks {
 
-template <class>
+template <class Sink, class Byte>
 class perfetto_sink::basic_part {
  public:
   void write(const engine_event& e) { enc_->write(e); }
@@ -26,11 +29,11 @@ class perfetto_sink::basic_part {
   friend class perfetto_sink;
   /// The formatted bytes, one block per buffer flush (no reallocation).
   struct blocks {
-    std::vector<std::vector<char>> v;
-    void write(const char* p, std::size_t n) { v.emplace_back(p, p + n); }
+    std::vector<std::vector<Byte>> v;
+    void write(const Byte* p, std::size_t n) { v.emplace_back(p, p + n); }
   };
   std::unique_ptr<blocks> bytes_;
-  std::unique_ptr<perfetto_sink> enc_;
+  std::unique_ptr<Sink> enc_;
   std::vector<std::size_t> home_;       ///< the sink's index of enc_'s track k
   std::vector<std::uint64_t> written_;  ///< their write counts at fork
   std::uint64_t uuid0_ = 0;
@@ -52,13 +55,15 @@ P perfetto_sink::fork(std::uint8_t device, std::uint8_t unit, const Info& names)
   c.counter_seq_ = counter_seq_;
   c.devices_ = devices_;
   c.groups_ = groups_;
+  // This sink through a dependent type: the loop is compiled only where used.
+  const auto& self = static_cast<const std::remove_reference_t<decltype(c)>&>(*this);
   const std::uint32_t unit_key = (std::uint32_t{device} << 8) | unit;
-  for (const auto& [key, at] : index_)
+  for (const auto& [key, at] : self.index_)
     if ((key >> 8) == unit_key) {
       c.index_.emplace(key, c.tracks_.size());
-      c.tracks_.push_back(tracks_[at]);
+      c.tracks_.push_back(self.tracks_[at]);
       p.home_.push_back(at);
-      p.written_.push_back(tracks_[at].written);
+      p.written_.push_back(self.tracks_[at].written);
     }
   p.uuid0_ = next_uuid_;
   p.counter0_ = counter_seq_ ? counter_seq_ : next_seq_;
@@ -88,5 +93,7 @@ bool perfetto_sink::join(P&& p, Events events) {
   last_key_ = ~0u;
   return true;
 }
+
+static_assert(forkable_sink<perfetto_sink>);
 
 }  // namespace tpuprof::sinks
