@@ -239,4 +239,15 @@ inline trace read(std::string_view file) {
   return t;
 }
 
+/// "TPU0 SG2260/Core 0/GDMA" style path of a track (names up the parent chain).
+inline std::string track_path(const trace& t, std::uint64_t uuid) {
+  std::string p;
+  while (uuid) {
+    const auto& tr = t.tracks.at(uuid);
+    p = p.empty() ? tr.name : tr.name + "/" + p;
+    uuid = tr.parent;
+  }
+  return p;
+}
+
 }  // namespace sink_test::pf

@@ -25,22 +25,12 @@ namespace {
 
 using slice_key = std::tuple<std::string, std::int64_t, std::string, std::int64_t>;
 
-// "TPU0 SG2260/Core 0/GDMA" style path of a track.
-std::string track_path(const sink_test::pf::trace& t, std::uint64_t uuid) {
-  std::string p;
-  while (uuid) {
-    const auto& tr = t.tracks.at(uuid);
-    p = p.empty() ? tr.name : tr.name + "/" + p;
-    uuid = tr.parent;
-  }
-  return p;
-}
-
 // (track path, ts, name, dur) of every slice, sorted.
 std::vector<slice_key> slices_of(const std::string& bytes) {
   const auto t = sink_test::pf::read(bytes);
   std::vector<slice_key> v;
-  for (const auto& s : t.slices) v.emplace_back(track_path(t, s.track), s.ts, s.name, s.dur);
+  for (const auto& s : t.slices)
+    v.emplace_back(sink_test::pf::track_path(t, s.track), s.ts, s.name, s.dur);
   std::sort(v.begin(), v.end());
   return v;
 }

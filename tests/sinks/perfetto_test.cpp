@@ -27,17 +27,6 @@ std::string encode(const materialized_trace& t, sinks::perfetto_options o = {}) 
   return out;
 }
 
-// "Core 0/GDMA" style path of a track.
-std::string path_of(const sink_test::pf::trace& t, std::uint64_t uuid) {
-  std::string p;
-  while (uuid) {
-    const auto& tr = t.tracks.at(uuid);
-    p = p.empty() ? tr.name : tr.name + "/" + p;
-    uuid = tr.parent;
-  }
-  return p;
-}
-
 std::string expected_path(const materialized_trace& t, const engine_event& e) {
   std::string dev = "TPU0 " + t.meta.chip + "/";
   std::string grp = (e.engine == engine::cdma ? "CDMA port " : "Core ") + std::to_string(e.unit);
@@ -61,7 +50,7 @@ TEST_CASE("perfetto sink round-trips every event through an independent reader")
   // Match by (track path, begin ts, name) and check each field.
   std::multimap<std::string, const sink_test::pf::slice*> by_key;
   for (const auto& s : pt.slices)
-    by_key.emplace(path_of(pt, s.track) + "@" + std::to_string(s.ts), &s);
+    by_key.emplace(sink_test::pf::track_path(pt, s.track) + "@" + std::to_string(s.ts), &s);
   for (const auto& e : all) {
     auto key = expected_path(t, e) + "@" + std::to_string(std::llround(e.begin_ns));
     auto [lo, hi] = by_key.equal_range(key);
@@ -118,7 +107,7 @@ TEST_CASE("perfetto sink builds the device/core/engine track tree with lanes and
   auto t = sink_test::sample();
   auto pt = sink_test::pf::read(encode(t));
   std::map<std::string, int> paths;
-  for (const auto& [u, tr] : pt.tracks) ++paths[path_of(pt, u)];
+  for (const auto& [u, tr] : pt.tracks) ++paths[sink_test::pf::track_path(pt, u)];
   CHECK(paths["TPU0 SG2260"] == 1);
   CHECK(paths["TPU0 SG2260/Core 0/TIU"] == 1);
   CHECK(paths["TPU0 SG2260/Core 0/GDMA"] == 2);  // overlapping DMAs: a second lane
@@ -135,7 +124,7 @@ TEST_CASE("perfetto sink builds the device/core/engine track tree with lanes and
     if (e.engine == engine::gdma && e.has_bytes()) gdma_bytes += double(e.bytes);
   std::vector<sink_test::pf::counter> bw;
   for (const auto& c : pt.counters) {
-    auto p = path_of(pt, c.track);
+    auto p = sink_test::pf::track_path(pt, c.track);
     if (p.find("utilization") != std::string::npos) CHECK((c.v >= 0 && c.v <= 100));
     if (p == "TPU0 SG2260/Core 0/GDMA bandwidth (GB/s)") bw.push_back(c);
   }
@@ -219,7 +208,7 @@ TEST_CASE("perfetto sink writes host spans on thread tracks and user counters") 
   CHECK(host == 3);
   bool found = false;
   for (const auto& c : pt.counters)
-    if (path_of(pt, c.track) == "TPU0 SG2260/Core 0/DDR bandwidth")
+    if (sink_test::pf::track_path(pt, c.track) == "TPU0 SG2260/Core 0/DDR bandwidth")
       found = c.v == 12.5 && c.ts == 1000;
   CHECK(found);
 }

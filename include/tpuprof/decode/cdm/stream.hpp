@@ -251,7 +251,6 @@ class streamer {
   std::int64_t t0_ = 0;  ///< the zero shift
   std::vector<std::int64_t> anchor_shift_;
   std::vector<std::int32_t> scope_base_;
-  std::vector<name_id> port_map_;
 };
 
 /// Global profile, file lists, ports; then every core once (on worker
@@ -502,21 +501,31 @@ core_output streamer<Chip>::second_pass(std::size_t i) {
   return o;
 }
 
+/// The ids in `table` of a core's local names [0, n), interned in local-id
+/// order (the materialized emit's order); other local ids map to 0.
+inline std::vector<name_id> intern_names(const name_table& local, std::size_t n,
+                                         name_table& table) {
+  std::vector<name_id> map(local.size(), 0);
+  for (std::size_t k = 0; k < n; ++k) map[k] = table.intern(local[static_cast<name_id>(k)]);
+  return map;
+}
+
+/// `e` with its name ids looked up in `map` (intern_names).
+inline engine_event renamed(engine_event e, const std::vector<name_id>& map) {
+  e.op = map[e.op];
+  e.op_type = map[e.op_type];
+  e.function = map[e.function];
+  return e;
+}
+
 /// On a worker: events [0, core_events) and the spans renamed to the ids
 /// commit() will give their names, by interning them the same way into
 /// `names`, a copy of the dump's table as commit() will find it.
 template <class Chip>
 void streamer<Chip>::rename(core_output& o, name_table& names) const {
-  std::vector<name_id> map(o.names.size(), 0);
-  for (std::size_t k = 0; k < o.core_names; ++k)
-    map[k] = names.intern(o.names[static_cast<name_id>(k)]);
-  auto fix = [&](engine_event& e) {
-    e.op = map[e.op];
-    e.op_type = map[e.op_type];
-    e.function = map[e.function];
-  };
-  for (std::size_t k = 0; k < o.core_events; ++k) fix(o.events[k]);
-  for (auto& sp : o.spans) fix(sp);
+  const auto map = intern_names(o.names, o.core_names, names);
+  for (std::size_t k = 0; k < o.core_events; ++k) o.events[k] = renamed(o.events[k], map);
+  for (auto& sp : o.spans) sp = renamed(sp, map);
   o.global_names = true;
 }
 
@@ -527,10 +536,8 @@ template <class Chip>
 template <class S, class P>
 void streamer<Chip>::commit(std::size_t i, core_output& o, S& sink,
                             std::vector<engine_event>& spans, P& part) {
-  port_map_.assign(o.names.size(), 0);
   pthread_mutex_lock(&m_);  // workers copy the table (names_for)
-  for (std::size_t k = 0; k < o.core_names; ++k)
-    port_map_[k] = g_.info.names.intern(o.names[static_cast<name_id>(k)]);
+  const auto map = intern_names(o.names, o.core_names, g_.info.names);
   pthread_mutex_unlock(&m_);
   names_ready(i + 1, false);
   if (o.global_names) {  // renamed by the worker, to the same ids
@@ -538,14 +545,8 @@ void streamer<Chip>::commit(std::size_t i, core_output& o, S& sink,
       sink.join(std::move(*part), std::span<const engine_event>(o.events.data(), o.core_events));
     spans.insert(spans.end(), o.spans.begin(), o.spans.end());
   } else {
-    auto fix = [&](engine_event e) {
-      e.op = port_map_[e.op];
-      e.op_type = port_map_[e.op_type];
-      e.function = port_map_[e.function];
-      return e;
-    };
-    for (std::size_t k = 0; k < o.core_events; ++k) sink.write(fix(o.events[k]));
-    for (const auto& sp : o.spans) spans.push_back(fix(sp));
+    for (std::size_t k = 0; k < o.core_events; ++k) sink.write(renamed(o.events[k], map));
+    for (const auto& sp : o.spans) spans.push_back(renamed(sp, map));
   }
   part = {};
   g_.info.diagnostics.merge(o.diag);
@@ -557,17 +558,9 @@ void streamer<Chip>::commit(std::size_t i, core_output& o, S& sink,
 template <class Chip>
 template <class S>
 void streamer<Chip>::write_ports(core_output& o, S& sink) {
-  // port_map_ was overwritten by later cores: rebuild it (interning is idempotent).
-  port_map_.assign(o.names.size(), 0);
-  for (std::size_t k = 0; k < o.names.size(); ++k)
-    port_map_[k] = g_.info.names.intern(o.names[static_cast<name_id>(k)]);
-  for (std::size_t k = o.core_events; k < o.events.size(); ++k) {
-    engine_event e = o.events[k];
-    e.op = port_map_[e.op];
-    e.op_type = port_map_[e.op_type];
-    e.function = port_map_[e.function];
-    sink.write(e);
-  }
+  const auto map = intern_names(o.names, o.names.size(), g_.info.names);  // idempotent
+  for (std::size_t k = o.core_events; k < o.events.size(); ++k)
+    sink.write(renamed(o.events[k], map));
 }
 
 }  // namespace detail
