@@ -180,25 +180,30 @@ struct convert_sinks {
   }
   /// A core's Perfetto bytes are formatted on the decoder's worker threads
   /// (sinks/sink.hpp, forkable_sink); the other outputs take events here.
+  /// summary.txt's sums too: the worker reads the events while they are in its
+  /// cache, the calling thread would read them again from memory.
   struct part {
     std::optional<sinks::perfetto_sink::part> perfetto;
+    std::optional<algo::summary_accumulator<growing_classifier>> sum;
     void write(const engine_event& e) {
       if (perfetto) perfetto->write(e);
+      if (sum) sum->add(e);
     }
   };
   part fork(std::uint8_t device, std::uint8_t unit, const trace_info& names) const {
     part p;
     if (perfetto) p.perfetto.emplace(perfetto->fork(device, unit, names));
+    if (sum) p.sum.emplace(sum->share(growing_classifier{&names, {}, 0}));
     return p;
   }
   void join(part&& p, std::span<const engine_event> events) {
     if (perfetto) perfetto->join(std::move(*p.perfetto), events);
-    if (!json && !csv && !csv_summary && !sum) return;
+    if (sum) sum->merge(*p.sum);
+    if (!json && !csv && !csv_summary) return;
     for (const auto& e : events) {
       if (json) json->write(e);
       if (csv) csv->write(e);
       if (csv_summary) csv_summary->write(e);
-      if (sum) sum->add(e);
     }
   }
   void finish() {

@@ -332,3 +332,54 @@ TEST_CASE("summary takes a custom classifier") {
   CHECK(r.cores[0].gdma_ddr_bytes == 0);
 }
 #endif
+
+TEST_CASE("summary shares merged give the one-pass report (streams format cores on workers)") {
+  for (const char* name : {"aksv_mode0_cdma2_seed1", "aks_mode1_cyclewrap_seed1"}) {
+    CAPTURE(name);
+    const auto s = load_sample(name);
+    const name_classifier classify(s.info.names);
+    algo::summary_accumulator<name_classifier> one({&s.info}, classify);
+    for (const auto& e : s.events) one.add(e);
+    // One share per core, CDMA on the main accumulator, merged in core order.
+    algo::summary_accumulator<name_classifier> main({&s.info}, classify);
+    std::vector<algo::summary_accumulator<name_classifier>> shares;
+    for (unsigned c = 0; c < s.info.cores; ++c) shares.push_back(main.share(classify));
+    std::size_t cdma = 0;
+    for (const auto& e : s.events) {
+      if (e.engine == engine::cdma) {
+        main.add(e);
+        ++cdma;
+      } else {
+        shares.at(e.unit).add(e);
+      }
+    }
+    for (const auto& sh : shares) main.merge(sh);
+    const auto a = one.report(), b = main.report();
+    CHECK(format_summary_txt(b) == format_summary_txt(a));
+    REQUIRE(a.cores.size() == b.cores.size());
+    for (std::size_t i = 0; i < a.cores.size(); ++i) {
+      CHECK(b.cores[i].tiu_cycles == a.cores[i].tiu_cycles);
+      CHECK(b.cores[i].gdma_ddr_bytes == a.cores[i].gdma_ddr_bytes);
+      CHECK(b.cores[i].sdma_wait_cycles == a.cores[i].sdma_wait_cycles);
+      CHECK(b.cores[i].gdma_ddr_gbps() == a.cores[i].gdma_ddr_gbps());  // bit-exact
+    }
+    CHECK(b.cdma.events == cdma);
+    CHECK(b.cdma.ddr_bytes == a.cdma.ddr_bytes);
+    CHECK(b.total_ns == a.total_ns);
+    CHECK(b.overall.sdma_ddr_gbps == a.overall.sdma_ddr_gbps);
+  }
+  // A share alone keeps the clocks and core count of its parent.
+  trace_info info;
+  info.cores = 1;
+  algo::summary_accumulator<name_classifier> p({&info, 0, 500, 250}, name_classifier(info.names));
+  auto sh = p.share(name_classifier(info.names));
+  sh.add(test::ev(engine::tiu, 0, 0, 99));
+  sh.add(test::ev(engine::tiu, 1, 0, 99));  // core 1 of a 1-core run: ignored
+  p.merge(sh);
+  const auto r = p.report();
+  CHECK(r.tiu_mhz == 500);
+  CHECK(r.dma_mhz == 250);
+  REQUIRE(r.cores.size() == 1);
+  CHECK(r.cores[0].tiu_events == 1);
+  CHECK(r.cores[0].tiu_ns == 200);  // 100 cycles at 500 MHz
+}

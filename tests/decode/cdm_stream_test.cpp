@@ -169,9 +169,9 @@ template <class Chip>
 void check_generated(const tpuprof::synth::cdm_synth_options& o) {
   const auto gen = tpuprof::synth::synthesize_cdm<Chip>(o);
   const auto files = tpuprof::synth::as_dump_files(gen);
-  check_stream<Chip>(files, 1, std::size_t{1} << 30);  // one thread
+  check_stream<Chip>(files, 1, std::size_t{1} << 30);  // one thread, decoded once
   check_stream<Chip>(files, 3, std::size_t{1} << 30);  // three cores in flight
-  check_stream<Chip>(files, 3, 1);                     // budget: one core at a time
+  check_stream<Chip>(files, 3, 1);                     // budget: one core at a time, decoded twice
   check_perfetto_parts<Chip>(files, 3);
 }
 
@@ -238,8 +238,9 @@ TEST_CASE("cdm::stream equals the materialized decode: SG2260-family samples") {
     const auto det = tpuprof::detect_dump(files, tpuprof::chips::all{});
     tpuprof::with_chip(tpuprof::chips::all{}, det.chip, [&]<class C>() {
       if constexpr (!tpuprof::bmprofile::bmprofile_chip<C>) {
-        check_stream<C>(files, 1, std::size_t{1} << 30);
+        check_stream<C>(files, 1, std::size_t{1} << 30);  // decoded once (cores kept)
         check_stream<C>(files, 2, std::size_t{1} << 30);
+        check_stream<C>(files, 2, 1);  // decoded twice, one core at a time
       }
     });
   }

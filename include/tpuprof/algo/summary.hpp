@@ -255,6 +255,45 @@ class summary_accumulator {
     lo = std::min(lo, e.begin_ns);
     hi = std::max(hi, e.end_ns);
   }
+  /// An empty accumulator with these clocks and cores for a share of the
+  /// events (a core formatted on a worker thread); merge() adds it back.
+  summary_accumulator share(C classify) const {
+    summary_accumulator a(summary_options{}, std::move(classify));
+    a.rep.tiu_mhz = rep.tiu_mhz;
+    a.rep.dma_mhz = rep.dma_mhz;
+    a.fixed_cores = fixed_cores;
+    return a;
+  }
+  /// Adds the events `o` took; the same report as adding them here when they
+  /// are of cores (and CDMA) this one has none of, as a stream's shares are
+  /// (otherwise floating-point sums may differ in the last bits).
+  void merge(const summary_accumulator& o) {
+    if (acc.size() < o.acc.size()) acc.resize(o.acc.size());
+    for (std::size_t i = 0; i < o.acc.size(); ++i) {
+      core_summary& s = acc[i].s;
+      const core_summary& t = o.acc[i].s;
+      for (auto f :
+           {&core_summary::tiu_events, &core_summary::gdma_events, &core_summary::sdma_events,
+            &core_summary::tiu_cycles, &core_summary::tiu_sys_cycles, &core_summary::gdma_cycles,
+            &core_summary::gdma_sys_cycles, &core_summary::gdma_ddr_bytes,
+            &core_summary::gdma_ddr_cycles, &core_summary::gdma_l2_bytes,
+            &core_summary::gdma_l2_cycles, &core_summary::sdma_cycles,
+            &core_summary::sdma_wait_cycles, &core_summary::sdma_ddr_bytes,
+            &core_summary::sdma_ddr_cycles})
+        s.*f += t.*f;
+      acc[i].uarch_w += o.acc[i].uarch_w;
+      acc[i].uarch_sum += o.acc[i].uarch_sum;
+    }
+    auto& d = rep.cdma;
+    for (auto f : {&cdma_summary::events, &cdma_summary::cycles, &cdma_summary::sys_cycles,
+                   &cdma_summary::ddr_bytes, &cdma_summary::ddr_cycles, &cdma_summary::l2_bytes,
+                   &cdma_summary::l2_cycles})
+      d.*f += o.rep.cdma.*f;
+    max_core = std::max(max_core, o.max_core);
+    max_device = std::max(max_device, o.max_device);
+    lo = std::min(lo, o.lo);
+    hi = std::max(hi, o.hi);
+  }
   summary_report report() {
     if (hi < lo) return rep;  // no hardware events
     rep.begin_ns = lo;

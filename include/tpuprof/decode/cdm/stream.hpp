@@ -3,8 +3,9 @@
 /// core (read, repair, match; no emit) finds what every core needs from the
 /// others (anchors, the zero shift, CDMA attachment, system-command removal,
 /// the time span, tracks, names, scope numbers); a second pass decodes each
-/// core again, on worker threads, and hands its events to the sink in core
-/// order. The sink sees exactly what write_trace() of the materialized
+/// core again (or takes it from the first pass when the whole dump fits the
+/// memory budget), on worker threads, and hands its events to the sink in
+/// core order. The sink sees exactly what write_trace() of the materialized
 /// cdm_decoder gives it: begin(info), hardware events, spans, finish().
 #pragma once
 
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -251,6 +253,9 @@ class streamer {
   std::int64_t t0_ = 0;  ///< the zero shift
   std::vector<std::int64_t> anchor_shift_;
   std::vector<std::int32_t> scope_base_;
+  /// First pass: every core kept as decoded when the dump is small enough
+  /// (first_pass): the second pass only emits them.
+  std::vector<std::unique_ptr<decode_state>> kept_;
 };
 
 /// Global profile, file lists, ports; then every core once (on worker
@@ -294,6 +299,12 @@ void streamer<Chip>::first_pass(const stream_options& so) {
   // one core at a time.
   const std::size_t per_core = std::max<std::size_t>(1, most_records * 100);
   const std::size_t window = g_.bmodel ? 1 : std::max<std::size_t>(1, so.memory_budget / per_core);
+  // A dump whose cores all fit the budget, with room for one more (two
+  // cores' formatted bytes), is decoded once: the first pass keeps its cores.
+  // Only then: a kept core is fresh memory where a decoded-again one reuses
+  // pages (give_events), and the kernel's page clearing costs as much as the
+  // decode it saves (measured, docs/performance.md).
+  if (!g_.bmodel && (n + 1) * per_core + ports_records_ * 100 <= so.memory_budget) kept_.resize(n);
   std::vector<std::map<std::uint32_t, match_stats>> stats(n);
   tpuprof::detail::ordered_window(
       n, so.threads, window, [&](std::size_t i) { first_pass_core(i, stats[i]); },
@@ -340,7 +351,7 @@ void streamer<Chip>::first_pass_core(std::size_t i, std::map<std::uint32_t, matc
   f.has_extra = cd.has_extra;
   stats = std::move(s.stats);
   for (int k = 0; k < 3; ++k) {
-    facts_before(cd.pmu[k], f.l[k]);
+    facts_before(cd.pmu[k], f.l[k]);  // the lists stay as decoded
     if (g_.bmodel)
       facts_same(cd.pmu[k], f.l[k]);
     else
@@ -351,10 +362,9 @@ void streamer<Chip>::first_pass_core(std::size_t i, std::map<std::uint32_t, matc
     facts_before(pd.pmu, port_facts_[p]);
     omit_system_op(pd.pmu, cdma_sys_code, false);
     facts_same(pd.pmu, port_facts_[p]);
-    remain_ = remain_ || !pd.pmu.empty();
+    remain_ = remain_ || !pd.pmu.empty();  // the second pass's removal changes nothing more
     g_.ports[p].core = pd.core;
   }
-  give_events(std::move(s.events));
   core_data& light = g_.cores[i];  // what account_records and the tracks read
   light.core = cd.core;
   light.file = cd.file;
@@ -363,6 +373,10 @@ void streamer<Chip>::first_pass_core(std::size_t i, std::map<std::uint32_t, matc
     light.raw_records[k] = cd.raw_records[k];
     light.has_monitor[k] = cd.has_monitor[k];
   }
+  if (i < kept_.size())
+    kept_[i] = std::make_unique<decode_state>(std::move(s));
+  else
+    give_events(std::move(s.events));
 }
 /// Diagnostics in the materialized decode's order, names, scope numbers,
 /// alignment, time span, tracks and mode: trace_info as begin() needs it.
@@ -468,12 +482,21 @@ void streamer<Chip>::global_facts() {
   g_.info.mode = g_.bmodel ? "bmodel" : operator_mode(any_dyn, any_extra);
 }
 
-/// Core i decoded again, aligned with the global facts, trimmed and emitted.
+/// Core i decoded again (or as the first pass kept it), aligned with the
+/// global facts, trimmed and emitted.
 template <class Chip>
 core_output streamer<Chip>::second_pass(std::size_t i) {
-  decode_state s;
-  start(s, scope_base_[i]);
-  decode_core(s, i, nullptr);
+  std::unique_ptr<decode_state> kept = i < kept_.size() ? std::move(kept_[i]) : nullptr;
+  decode_state fresh;
+  if (kept) {  // as decoded again from scope_base_[i]
+    for (auto& t : kept->tags)
+      if (t.scope >= 0) t.scope += scope_base_[i];
+    kept->next_scope += scope_base_[i];
+  } else {
+    start(fresh, scope_base_[i]);
+    decode_core(fresh, i, nullptr);
+  }
+  decode_state& s = kept ? *kept : fresh;
   core_data& cd = s.cores.front();
   for (auto& l : cd.pmu) shift_cycles(l, anchor_shift_[i] + t0_);
   for (auto& pd : s.ports) shift_cycles(pd.pmu, (pd.core ? anchor_shift_[i] : 0) + t0_);
@@ -499,23 +522,6 @@ core_output streamer<Chip>::second_pass(std::size_t i) {
   o.unmatched_out = s.unmatched_out;
   o.descriptors_unsupported = s.descriptors_unsupported;
   return o;
-}
-
-/// The ids in `table` of a core's local names [0, n), interned in local-id
-/// order (the materialized emit's order); other local ids map to 0.
-inline std::vector<name_id> intern_names(const name_table& local, std::size_t n,
-                                         name_table& table) {
-  std::vector<name_id> map(local.size(), 0);
-  for (std::size_t k = 0; k < n; ++k) map[k] = table.intern(local[static_cast<name_id>(k)]);
-  return map;
-}
-
-/// `e` with its name ids looked up in `map` (intern_names).
-inline engine_event renamed(engine_event e, const std::vector<name_id>& map) {
-  e.op = map[e.op];
-  e.op_type = map[e.op_type];
-  e.function = map[e.function];
-  return e;
 }
 
 /// On a worker: events [0, core_events) and the spans renamed to the ids

@@ -1,7 +1,8 @@
 /// cdm stream facts: what the first pass of cdm::stream keeps of each core and
 /// list (a few numbers, no records), from which the global alignment, time
 /// span and tracks are computed before any event is emitted; and what the
-/// second pass hands from a worker to the calling thread (core_output).
+/// second pass hands from a worker to the calling thread (core_output, whose
+/// local name ids intern_names and renamed map to the dump's).
 #pragma once
 
 #include <algorithm>
@@ -53,6 +54,23 @@ struct core_output {
   bool global_names = false;  ///< events [0, core_events) carry the dump's name ids
 };
 
+/// The ids in `table` of a core's local names [0, n), interned in local-id
+/// order (the materialized emit's order); other local ids map to 0.
+inline std::vector<name_id> intern_names(const name_table& local, std::size_t n,
+                                         name_table& table) {
+  std::vector<name_id> map(local.size(), 0);
+  for (std::size_t k = 0; k < n; ++k) map[k] = table.intern(local[static_cast<name_id>(k)]);
+  return map;
+}
+
+/// `e` with its name ids looked up in `map` (intern_names).
+inline engine_event renamed(engine_event e, const std::vector<name_id>& map) {
+  e.op = map[e.op];
+  e.op_type = map[e.op_type];
+  e.function = map[e.function];
+  return e;
+}
+
 /// The pre-removal facts of `l` (what align_and_shift reads).
 inline void facts_before(const pmu_list l, list_facts& f) {
   if (l.empty()) return;
@@ -82,13 +100,22 @@ inline void facts_after(const pmu_list l, int v, list_facts& f) {
 }
 
 /// Both variants of the operator path's system-command removal of a core
-/// list (which one applies is known once the CDMA ports are done).
-inline void facts_removal(pmu_list& l, std::uint8_t code, list_facts& f) {
+/// list (which one applies is known once the CDMA ports are done). `l` and
+/// its records stay as they are: a kept core is emitted from them.
+inline void facts_removal(const pmu_list l, std::uint8_t code, list_facts& f) {
   pmu_list kept = l;
   omit_system_op(kept, code, true);  // moves the window only
   facts_after(kept, 1, f);
-  omit_system_op(l, code, false);  // may compact the slots: last
-  facts_after(l, 0, f);
+  if (kept.size() > 2) {  // the other variant only differs on lists of <= 2
+    facts_after(kept, 0, f);
+    return;
+  }
+  engine_event few[2];  // that one compacts records: on copies
+  for (std::size_t i = 0; i < kept.size(); ++i) few[i] = kept.slot(i);
+  pmu_list dropped(few, 0, kept.size());
+  dropped.shift = kept.shift;
+  omit_system_op(dropped, code, false);
+  facts_after(dropped, 0, f);
 }
 
 /// Same variant either way (bmodel path, CDMA ports).
