@@ -22404,6 +22404,9 @@ struct decode_state {
   std::vector<engine_event> events;
   std::vector<engine_event> spans;
   std::vector<core_data> cores;
+  /// An earlier core's command lists for read_core to fill again (cdm::stream:
+  /// their pages are already there; fresh ones cost a fault and a clear each).
+  dyn_lists reuse_cmds;
   std::vector<port_data> ports;
   std::map<std::uint32_t, match_stats> stats;
   std::unordered_map<std::uint64_t, std::pair<name_id, name_id>> name_cache;
@@ -23299,6 +23302,9 @@ void read_core(decode_state& st, const io::dump_files& files, unsigned core,
                std::string_view name) {
   auto& dg = st.info.diagnostics;
   core_data& cd = st.cores.emplace_back();
+  cd.cmds = std::move(st.reuse_cmds);
+  for (auto* l : {&cd.cmds.tiu, &cd.cmds.gdma, &cd.cmds.sdma}) l->clear();  // capacity stays
+  cd.cmds.cdma.clear();
   cd.core = core;
   const io::byte_reader f = files.get(name);
   cd.file = std::string(f.file());

@@ -97,6 +97,9 @@ void read_core(decode_state& st, const io::dump_files& files, unsigned core,
                std::string_view name) {
   auto& dg = st.info.diagnostics;
   core_data& cd = st.cores.emplace_back();
+  cd.cmds = std::move(st.reuse_cmds);
+  for (auto* l : {&cd.cmds.tiu, &cd.cmds.gdma, &cd.cmds.sdma}) l->clear();  // capacity stays
+  cd.cmds.cdma.clear();
   cd.core = core;
   const io::byte_reader f = files.get(name);
   cd.file = std::string(f.file());

@@ -130,6 +130,9 @@ struct decode_state {
   std::vector<engine_event> events;
   std::vector<engine_event> spans;
   std::vector<core_data> cores;
+  /// An earlier core's command lists for read_core to fill again (cdm::stream:
+  /// their pages are already there; fresh ones cost a fault and a clear each).
+  dyn_lists reuse_cmds;
   std::vector<port_data> ports;
   std::map<std::uint32_t, match_stats> stats;
   std::unordered_map<std::uint64_t, std::pair<name_id, name_id>> name_cache;

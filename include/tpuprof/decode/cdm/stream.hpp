@@ -141,6 +141,10 @@ class streamer {
       s.events = std::move(spare_events_.back());
       spare_events_.pop_back();
     }
+    if (!spare_cmds_.empty()) {
+      s.reuse_cmds = std::move(spare_cmds_.back());
+      spare_cmds_.pop_back();
+    }
     pthread_mutex_unlock(&m_);
   }
   /// A core's event buffer, kept for a later core: its pages are already
@@ -149,6 +153,14 @@ class streamer {
     v.clear();
     pthread_mutex_lock(&m_);
     spare_events_.push_back(std::move(v));
+    pthread_mutex_unlock(&m_);
+  }
+  /// The same for a core's command lists, once its events no longer point
+  /// into them.
+  void give_cmds(decode_state& s) {
+    if (s.cores.empty()) return;
+    pthread_mutex_lock(&m_);
+    spare_cmds_.push_back(std::move(s.cores.front().cmds));
     pthread_mutex_unlock(&m_);
   }
 
@@ -244,6 +256,7 @@ class streamer {
   std::vector<signed char> cdma_;
   std::size_t cdma_known_ = 0;                           ///< cdma_[0, cdma_known_) are known
   std::vector<std::vector<engine_event>> spare_events_;  ///< give_events()
+  std::vector<dyn_lists> spare_cmds_;                    ///< give_cmds()
   std::size_t names_ready_ = 0;                          ///< cores whose names are in g_.info.names
   bool failed_ = false;                                  ///< a job or commit threw
   pthread_mutex_t m_ = PTHREAD_MUTEX_INITIALIZER;
@@ -376,7 +389,7 @@ void streamer<Chip>::first_pass_core(std::size_t i, std::map<std::uint32_t, matc
   if (i < kept_.size())
     kept_[i] = std::make_unique<decode_state>(std::move(s));
   else
-    give_events(std::move(s.events));
+    give_events(std::move(s.events)), give_cmds(s);
 }
 /// Diagnostics in the materialized decode's order, names, scope numbers,
 /// alignment, time span, tracks and mode: trace_info as begin() needs it.
@@ -515,6 +528,7 @@ core_output streamer<Chip>::second_pass(std::size_t i) {
   o.core_names = s.info.names.size();
   for (auto& pd : s.ports) out = emit_port<Chip>(s, pd, out, tracks);
   s.events.resize(out);
+  give_cmds(s);
   o.events = std::move(s.events);
   o.spans = std::move(s.spans);
   o.names = std::move(s.info.names);
