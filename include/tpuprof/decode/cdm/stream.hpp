@@ -20,6 +20,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -107,7 +108,7 @@ class streamer {
           if (attach_ && *attach_ == i) {
             ports = std::move(outs[i]);
           } else {
-            give_events(std::move(outs[i].events));
+            give(std::move(outs[i].events), spare_events_);
             outs[i] = core_output{};
           }
         });
@@ -140,6 +141,7 @@ class streamer {
     if (!spare_events_.empty()) {
       s.events = std::move(spare_events_.back());
       spare_events_.pop_back();
+      s.events.clear();
     }
     if (!spare_cmds_.empty()) {
       s.reuse_cmds = std::move(spare_cmds_.back());
@@ -147,20 +149,13 @@ class streamer {
     }
     pthread_mutex_unlock(&m_);
   }
-  /// A core's event buffer, kept for a later core: its pages are already
-  /// there (fresh ones cost a fault and a clear each, a fifth of the time).
-  void give_events(std::vector<engine_event>&& v) {
-    v.clear();
+  /// A core's event buffer or command lists (once no event points into
+  /// them), kept for a later core: their pages are already there (fresh ones
+  /// cost a fault and a clear each, a fifth of the time).
+  template <class T>
+  void give(T&& v, std::vector<std::remove_cvref_t<T>>& pool) {
     pthread_mutex_lock(&m_);
-    spare_events_.push_back(std::move(v));
-    pthread_mutex_unlock(&m_);
-  }
-  /// The same for a core's command lists, once its events no longer point
-  /// into them.
-  void give_cmds(decode_state& s) {
-    if (s.cores.empty()) return;
-    pthread_mutex_lock(&m_);
-    spare_cmds_.push_back(std::move(s.cores.front().cmds));
+    pool.push_back(std::move(v));
     pthread_mutex_unlock(&m_);
   }
 
@@ -255,8 +250,8 @@ class streamer {
   /// First pass: per core, -1 = not read yet, else whether it has CDMA commands.
   std::vector<signed char> cdma_;
   std::size_t cdma_known_ = 0;                           ///< cdma_[0, cdma_known_) are known
-  std::vector<std::vector<engine_event>> spare_events_;  ///< give_events()
-  std::vector<dyn_lists> spare_cmds_;                    ///< give_cmds()
+  std::vector<std::vector<engine_event>> spare_events_;  ///< give()
+  std::vector<dyn_lists> spare_cmds_;                    ///< give()
   std::size_t names_ready_ = 0;                          ///< cores whose names are in g_.info.names
   bool failed_ = false;                                  ///< a job or commit threw
   pthread_mutex_t m_ = PTHREAD_MUTEX_INITIALIZER;
@@ -315,7 +310,7 @@ void streamer<Chip>::first_pass(const stream_options& so) {
   // A dump whose cores all fit the budget, with room for one more (two
   // cores' formatted bytes), is decoded once: the first pass keeps its cores.
   // Only then: a kept core is fresh memory where a decoded-again one reuses
-  // pages (give_events), and the kernel's page clearing costs as much as the
+  // pages (give), and the kernel's page clearing costs as much as the
   // decode it saves (measured, docs/performance.md).
   if (!g_.bmodel && (n + 1) * per_core + ports_records_ * 100 <= so.memory_budget) kept_.resize(n);
   std::vector<std::map<std::uint32_t, match_stats>> stats(n);
@@ -389,7 +384,7 @@ void streamer<Chip>::first_pass_core(std::size_t i, std::map<std::uint32_t, matc
   if (i < kept_.size())
     kept_[i] = std::make_unique<decode_state>(std::move(s));
   else
-    give_events(std::move(s.events)), give_cmds(s);
+    give(std::move(s.events), spare_events_), give(std::move(cd.cmds), spare_cmds_);
 }
 /// Diagnostics in the materialized decode's order, names, scope numbers,
 /// alignment, time span, tracks and mode: trace_info as begin() needs it.
@@ -528,7 +523,7 @@ core_output streamer<Chip>::second_pass(std::size_t i) {
   o.core_names = s.info.names.size();
   for (auto& pd : s.ports) out = emit_port<Chip>(s, pd, out, tracks);
   s.events.resize(out);
-  give_cmds(s);
+  give(std::move(cd.cmds), spare_cmds_);
   o.events = std::move(s.events);
   o.spans = std::move(s.spans);
   o.names = std::move(s.info.names);
