@@ -331,7 +331,6 @@ TEST_CASE("summary takes a custom classifier") {
   CHECK(r.cores[0].gdma_working_cycles() == 584141);
   CHECK(r.cores[0].gdma_ddr_bytes == 0);
 }
-#endif
 
 TEST_CASE("summary shares merged give the one-pass report (streams format cores on workers)") {
   for (const char* name : {"aksv_mode0_cdma2_seed1", "aks_mode1_cyclewrap_seed1"}) {
@@ -368,7 +367,10 @@ TEST_CASE("summary shares merged give the one-pass report (streams format cores 
     CHECK(b.total_ns == a.total_ns);
     CHECK(b.overall.sdma_ddr_gbps == a.overall.sdma_ddr_gbps);
   }
-  // A share alone keeps the clocks and core count of its parent.
+}
+#endif
+
+TEST_CASE("a summary share keeps the clocks and core count of its parent") {
   trace_info info;
   info.cores = 1;
   algo::summary_accumulator<name_classifier> p({&info, 0, 500, 250}, name_classifier(info.names));
