@@ -52,8 +52,8 @@ P perfetto_sink::fork(std::uint8_t device, std::uint8_t unit, const Info& names)
   c.window_ = window_;
   c.next_uuid_ = next_uuid_;
   c.next_seq_ = next_seq_;
-  c.counter_seq_ =
-      counter_seq_;  // no device/group tracks: a part that needs a new track is not used
+  // No device/group tracks: a part that needs a new track is not used.
+  c.counter_seq_ = counter_seq_;
   // This sink through a dependent type: the loop is compiled only where used.
   const auto& self = static_cast<const std::remove_reference_t<decltype(c)>&>(*this);
   const std::uint32_t unit_key = (std::uint32_t{device} << 8) | unit;

@@ -494,17 +494,17 @@ void streamer<Chip>::global_facts() {
 /// global facts, trimmed and emitted.
 template <class Chip>
 core_output streamer<Chip>::second_pass(std::size_t i) {
-  std::unique_ptr<decode_state> kept = i < kept_.size() ? std::move(kept_[i]) : nullptr;
-  decode_state fresh;
-  if (kept) {  // as decoded again from scope_base_[i]
-    for (auto& t : kept->tags)
+  std::unique_ptr<decode_state> ps = i < kept_.size() ? std::move(kept_[i]) : nullptr;
+  const bool kept = ps != nullptr;
+  if (kept) {  // scope numbers as a decode from scope_base_[i] gives them
+    for (auto& t : ps->tags)
       if (t.scope >= 0) t.scope += scope_base_[i];
-    kept->next_scope += scope_base_[i];
   } else {
-    start(fresh, scope_base_[i]);
-    decode_core(fresh, i, nullptr);
+    ps = std::make_unique<decode_state>();
+    start(*ps, scope_base_[i]);
+    decode_core(*ps, i, nullptr);
   }
-  decode_state& s = kept ? *kept : fresh;
+  decode_state& s = *ps;
   core_data& cd = s.cores.front();
   for (auto& l : cd.pmu) shift_cycles(l, anchor_shift_[i] + t0_);
   for (auto& pd : s.ports) shift_cycles(pd.pmu, (pd.core ? anchor_shift_[i] : 0) + t0_);
@@ -523,7 +523,7 @@ core_output streamer<Chip>::second_pass(std::size_t i) {
   o.core_names = s.info.names.size();
   for (auto& pd : s.ports) out = emit_port<Chip>(s, pd, out, tracks);
   s.events.resize(out);
-  give(std::move(cd.cmds), spare_cmds_);
+  if (!kept) give(std::move(cd.cmds), spare_cmds_);  // kept cores: no decode follows
   o.events = std::move(s.events);
   o.spans = std::move(s.spans);
   o.names = std::move(s.info.names);
