@@ -23228,16 +23228,24 @@ namespace tpuprof::cdm::detail {
 /// (core or port number, file name) pairs.
 using file_list = std::vector<std::pair<unsigned, std::string_view>>;
 
-/// A clock: the forced one (when set and usable), else tpu_freq of
-/// global.profile (when usable), else the chip default.
-inline double pick_freq(decode_state& st, std::optional<double> forced, double chip_default) {
+/// A clock (`which`: TIU or DMA): the forced one (when set and usable), else
+/// tpu_freq of global.profile (when usable), else the chip default, named in
+/// the note (one per clock, so the two notes say different things).
+inline double pick_freq(decode_state& st, std::optional<double> forced, double chip_default,
+                        std::string_view which) {
   if (forced && usable_clock_mhz(*forced)) return *forced;
   if (st.global.tpu_freq_mhz && usable_clock_mhz(*st.global.tpu_freq_mhz))
     return *st.global.tpu_freq_mhz;
-  if (st.global.tpu_freq_mhz)
-    st.info.diagnostics.add(
-        diag::default_frequency, st.info.source + "/global.profile", st.global.tpu_freq_offset,
-        "tpu_freq " + clock_problem(*st.global.tpu_freq_mhz) + ": chip default used");
+  if (st.global.tpu_freq_mhz) {
+    const auto whole = static_cast<long long>(chip_default);  // chip clocks are whole MHz
+    const std::string mhz = static_cast<double>(whole) == chip_default
+                                ? std::to_string(whole)
+                                : std::to_string(chip_default);
+    st.info.diagnostics.add(diag::default_frequency, st.info.source + "/global.profile",
+                            st.global.tpu_freq_offset,
+                            "tpu_freq " + clock_problem(*st.global.tpu_freq_mhz) + ": " +
+                                std::string(which) + " clock " + mhz + " MHz (chip default)");
+  }
   return chip_default;
 }
 
@@ -23272,8 +23280,8 @@ void read_global(const io::dump_files& files, decode_state& st) {
       dg.add(diag::empty_block, gr.file(), decode_error::no_offset,
              k + "_record=" + std::to_string(v) + ": fewer than the 2 init records");
   }
-  st.tiu_mhz = pick_freq(st, st.opt.tiu_freq_mhz, Chip::tiu_freq_mhz);
-  st.dma_mhz = pick_freq(st, st.opt.dma_freq_mhz, Chip::dma_freq_mhz);
+  st.tiu_mhz = pick_freq(st, st.opt.tiu_freq_mhz, Chip::tiu_freq_mhz, "TIU");
+  st.dma_mhz = pick_freq(st, st.opt.dma_freq_mhz, Chip::dma_freq_mhz, "DMA");
 }
 
 template <class Chip>
