@@ -11,6 +11,7 @@
 #include <tpuprof/io/atomic_file.hpp>
 
 #include "cli.hpp"
+#include "validators.hpp"
 
 namespace fs = std::filesystem;
 using namespace tpuprof;
@@ -18,25 +19,12 @@ using namespace tpuprof;
 namespace cli {
 namespace {
 
-/// "512M", "1.5G", "200MiB", "4096" (bytes; K/M/G are powers of 1024).
+/// --split size=SIZE (validators.hpp: size_problem).
 std::uint64_t parse_size(const std::string& s) {
-  double v = 0;
-  std::size_t used = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (...) {
-    throw std::invalid_argument("--split size=" + s + ": not a size (e.g. 512M, 1G)");
-  }
-  const std::string unit = s.substr(used);
-  double mul = 0;
-  if (unit.empty() || unit == "B") mul = 1;
-  if (unit == "K" || unit == "KiB") mul = 1024.0;
-  if (unit == "M" || unit == "MiB") mul = 1024.0 * 1024;
-  if (unit == "G" || unit == "GiB") mul = 1024.0 * 1024 * 1024;
-  if (mul == 0 || !std::isfinite(v) || v * mul < 1024 * 1024 || v * mul > 0x1p60)
-    throw std::invalid_argument("--split size=" + s +
-                                ": give 1M to 2^60 bytes (K, M, G suffixes: powers of 1024)");
-  return static_cast<std::uint64_t>(v * mul);
+  std::uint64_t bytes = 0;
+  if (const std::string why = size_problem(s, bytes); !why.empty())
+    throw std::invalid_argument("--split size=" + s + ": " + why);
+  return bytes;
 }
 
 std::string megabytes(std::uint64_t b) {

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -52,6 +53,37 @@ inline const CLI::Validator ns_offset(
       return v >= -0x1p63 && v < 0x1p63 ? std::string{} : s + " ns is out of range (|ns| < 2^63)";
     },
     "NS", "ns_offset");
+
+/// A byte size: "512M", "1.5G", "200MiB", "4096" (K, M, G: powers of 1024),
+/// from 1 MiB to 2^60 bytes, into `bytes`; returns why not ("" when it is).
+inline std::string size_problem(const std::string& s, std::uint64_t& bytes) {
+  double v = 0;
+  std::size_t used = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    return "not a size (e.g. 512M, 1G)";
+  }
+  const std::string unit = s.substr(used);
+  double mul = 0;
+  if (unit.empty() || unit == "B") mul = 1;
+  if (unit == "K" || unit == "KiB") mul = 1024.0;
+  if (unit == "M" || unit == "MiB") mul = 1024.0 * 1024;
+  if (unit == "G" || unit == "GiB") mul = 1024.0 * 1024 * 1024;
+  if (mul == 0 || !std::isfinite(v) || v * mul < 1024 * 1024 || v * mul > 0x1p60)
+    return "give 1M to 2^60 bytes (K, M, G suffixes: powers of 1024)";
+  bytes = static_cast<std::uint64_t>(v * mul);
+  return {};
+}
+
+/// A byte size as size_problem() reads it.
+inline const CLI::Validator byte_size(
+    [](std::string& s) -> std::string {
+      std::uint64_t b = 0;
+      const std::string why = size_problem(s, b);
+      return why.empty() ? why : "'" + s + "': " + why;
+    },
+    "SIZE", "byte_size");
 
 /// A count of cores: 1 to 1024.
 inline const CLI::Validator core_count(
