@@ -51,9 +51,9 @@ struct convert_options {
   bool no_advise = false;      ///< --no-advise: report.html without its Findings section
   std::string host_trace;
   std::optional<double> host_offset_ns;
-  std::string split;          ///< --split: Perfetto as parts with an index (convert_split.cpp)
-  std::string memory_budget;  ///< --memory-budget: cdm::stream_options::memory_budget
-  compat_options compat;      ///< bigTpuProfile's call form, SQLite (convert_compat.cpp)
+  std::string split;  ///< --split: Perfetto as parts with an index (convert_split.cpp)
+  std::size_t memory_budget = cdm::stream_options{}.memory_budget;  ///< --memory-budget
+  compat_options compat;  ///< bigTpuProfile's call form, SQLite (convert_compat.cpp)
 };
 
 /// The host trace of --host-trace, aligned to the device timeline.
@@ -255,10 +255,7 @@ int run_streamed(const common_options& o, const convert_options& c, const output
   trace_info info;
   try {
     p.step("decoding " + o.input);
-    std::uint64_t budget = cdm::stream_options{}.memory_budget;
-    if (!c.memory_budget.empty())
-      (void)size_problem(c.memory_budget, budget);  // checked: byte_size
-    info = stream_trace(o.input, s, opt, static_cast<std::size_t>(budget));
+    info = stream_trace(o.input, s, opt, c.memory_budget);
     p.done();
   } catch (const detect_error& e) {  // the CLI way to give the chip explicitly
     throw decode_error(e.file(), e.offset(),
@@ -386,7 +383,7 @@ subcommand register_convert(CLI::App& app, common_options& o) {
                  "memory for the cores decoded at once when streaming (default 192M; K, M, G): "
                  "more lets a large dump use every thread, and a smaller one be decoded once "
                  "(docs/performance.md)")
-      ->check(byte_size);
+      ->transform(byte_size);
   sc->add_flag("--advise", c->advise,
                "Perfetto / Chrome JSON: the findings of `tpuprof advise` as a track of their own "
                "and advise.* args on their commands' slices (docs/sinks.md)");

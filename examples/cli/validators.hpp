@@ -76,12 +76,15 @@ inline std::string size_problem(const std::string& s, std::uint64_t& bytes) {
   return {};
 }
 
-/// A byte size as size_problem() reads it.
+/// A byte size as size_problem() reads it, replaced by its byte count (the
+/// option can then be a number).
 inline const CLI::Validator byte_size(
     [](std::string& s) -> std::string {
       std::uint64_t b = 0;
       const std::string why = size_problem(s, b);
-      return why.empty() ? why : "'" + s + "': " + why;
+      if (!why.empty()) return "'" + s + "': " + why;
+      s = std::to_string(b);
+      return {};
     },
     "SIZE", "byte_size");
 

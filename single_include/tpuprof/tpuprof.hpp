@@ -23236,16 +23236,11 @@ inline double pick_freq(decode_state& st, std::optional<double> forced, double c
   if (forced && usable_clock_mhz(*forced)) return *forced;
   if (st.global.tpu_freq_mhz && usable_clock_mhz(*st.global.tpu_freq_mhz))
     return *st.global.tpu_freq_mhz;
-  if (st.global.tpu_freq_mhz) {
-    const auto whole = static_cast<long long>(chip_default);  // chip clocks are whole MHz
-    const std::string mhz = static_cast<double>(whole) == chip_default
-                                ? std::to_string(whole)
-                                : std::to_string(chip_default);
+  if (st.global.tpu_freq_mhz)
     st.info.diagnostics.add(diag::default_frequency, st.info.source + "/global.profile",
                             st.global.tpu_freq_offset,
-                            "tpu_freq " + clock_problem(*st.global.tpu_freq_mhz) + ": " +
-                                std::string(which) + " clock " + mhz + " MHz (chip default)");
-  }
+                            "tpu_freq " + clock_problem(*st.global.tpu_freq_mhz) +
+                                ": chip default used for the " + std::string(which) + " clock");
   return chip_default;
 }
 

@@ -53,12 +53,7 @@ class streamer {
   trace_info run(S& sink, const stream_options& so) {
     first_pass(so);
     sinks_begin(sink);
-    std::size_t per_core = 1;
-    for (const auto& cd : g_.cores) {
-      std::size_t n = cd.raw_records[0] + cd.raw_records[1] + cd.raw_records[2];
-      per_core = std::max(per_core, n * 100);
-    }
-    if (attach_) per_core += ports_records_ * 100;
+    const std::size_t per_core = per_core_ + (attach_ ? ports_records_ * 100 : 0);
     std::size_t window = std::max<std::size_t>(1, so.memory_budget / per_core);
     std::vector<core_output> outs(g_.cores.size());
     std::optional<core_output> ports;  // the ports' events, written after every core
@@ -257,8 +252,9 @@ class streamer {
   pthread_mutex_t m_ = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t cv_ = PTHREAD_COND_INITIALIZER;
   std::size_t ports_records_ = 0;
-  bool remain_ = false;  ///< a CDMA port keeps records after system-command removal
-  std::int64_t t0_ = 0;  ///< the zero shift
+  std::size_t per_core_ = 1;  ///< memory estimate of the largest core (first_pass)
+  bool remain_ = false;       ///< a CDMA port keeps records after system-command removal
+  std::int64_t t0_ = 0;       ///< the zero shift
   std::vector<std::int64_t> anchor_shift_;
   std::vector<std::int32_t> scope_base_;
   /// First pass: every core kept as decoded when the dump is small enough
@@ -303,16 +299,16 @@ void streamer<Chip>::first_pass(const stream_options& so) {
   port_facts_.resize(g_.ports.size());
   cdma_.assign(n, -1);
   // The cores being read are the first pass's memory: as many as the budget
-  // holds (the estimate of run()). The bmodel path reads more files, lazily:
-  // one core at a time.
-  const std::size_t per_core = std::max<std::size_t>(1, most_records * 100);
-  const std::size_t window = g_.bmodel ? 1 : std::max<std::size_t>(1, so.memory_budget / per_core);
+  // holds (an estimate from the block headers, which run() uses too). The
+  // bmodel path reads more files, lazily: one core at a time.
+  per_core_ = std::max<std::size_t>(1, most_records * 100);
+  const std::size_t window = g_.bmodel ? 1 : std::max<std::size_t>(1, so.memory_budget / per_core_);
   // A dump whose cores all fit the budget, with room for one more (two
   // cores' formatted bytes), is decoded once: the first pass keeps its cores.
   // Only then: a kept core is fresh memory where a decoded-again one reuses
   // pages (give), and the kernel's page clearing costs as much as the
   // decode it saves (measured, docs/performance.md).
-  if (!g_.bmodel && (n + 1) * per_core + ports_records_ * 100 <= so.memory_budget) kept_.resize(n);
+  if (!g_.bmodel && (n + 1) * per_core_ + ports_records_ * 100 <= so.memory_budget) kept_.resize(n);
   std::vector<std::map<std::uint32_t, match_stats>> stats(n);
   tpuprof::detail::ordered_window(
       n, so.threads, window, [&](std::size_t i) { first_pass_core(i, stats[i]); },
@@ -381,10 +377,12 @@ void streamer<Chip>::first_pass_core(std::size_t i, std::map<std::uint32_t, matc
     light.raw_records[k] = cd.raw_records[k];
     light.has_monitor[k] = cd.has_monitor[k];
   }
-  if (i < kept_.size())
+  if (i < kept_.size()) {
     kept_[i] = std::make_unique<decode_state>(std::move(s));
-  else
-    give(std::move(s.events), spare_events_), give(std::move(cd.cmds), spare_cmds_);
+  } else {
+    give(std::move(s.events), spare_events_);
+    give(std::move(cd.cmds), spare_cmds_);
+  }
 }
 /// Diagnostics in the materialized decode's order, names, scope numbers,
 /// alignment, time span, tracks and mode: trace_info as begin() needs it.
