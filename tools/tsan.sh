@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tests of parallel decoding (tests/open/parallel_open_test.cpp,
-# tests/decode/cdm_stream_test.cpp) built alone
+# tests/open/ordered_window_test.cpp, tests/decode/cdm_stream_test.cpp) built alone
 # under ThreadSanitizer: open() with threads must be free of data races.
 # Usage: tools/tsan.sh [build-dir]   (default build/tsan)
 set -euo pipefail
@@ -11,7 +11,8 @@ samples=$(cd .. && pwd)/shared/samples
 defs=()
 [[ -d $samples ]] && defs+=("-DTPUPROF_SAMPLES_DIR=\"$samples\"")
 g++ -std=c++20 -O0 -g -fsanitize=thread -Wall -Wextra -Werror -Iinclude "${defs[@]}" \
-  tests/main.cpp tests/open/parallel_open_test.cpp -lfmt -lsimdjson -o "$out/parallel_open_test"
+  tests/main.cpp tests/open/parallel_open_test.cpp tests/open/ordered_window_test.cpp \
+  -lfmt -lsimdjson -o "$out/parallel_open_test"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" "$out/parallel_open_test"
 # cdm::stream: cores decoded on worker threads, consumed in order (tests/decode/cdm_stream_test.cpp).
 g++ -std=c++20 -O0 -g -fsanitize=thread -Wall -Wextra -Werror -Iinclude "${defs[@]}" \

@@ -15,7 +15,7 @@
 #include <fmt/core.h>
 
 #include <tpuprof/algo/summary.hpp>
-#include <tpuprof/detail/parallel.hpp>
+#include <tpuprof/detail/ordered_window.hpp>
 #include <tpuprof/io/atomic_file.hpp>
 #include <tpuprof/io/chrome_json_reader.hpp>
 #include <tpuprof/io/host_trace.hpp>

@@ -25,7 +25,7 @@
 #include <tpuprof/decode/merge.hpp>
 #include <tpuprof/decoded_trace.hpp>
 #include <tpuprof/detail/extern_templates.hpp>
-#include <tpuprof/detail/parallel.hpp>
+#include <tpuprof/detail/ordered_window.hpp>
 #include <tpuprof/error.hpp>
 #include <tpuprof/io/dump_files.hpp>
 #include <tpuprof/open_options.hpp>

@@ -23827,55 +23827,18 @@ inline materialized_trace merge_devices(std::vector<materialized_trace> parts) {
 /// using the typed decoders (bmprofile_decoder<C>, cdm::cdm_decoder<C>).
 
 
-// ---- begin <tpuprof/detail/parallel.hpp>
-/// parallel_in_order: runs n independent jobs on up to `threads` threads and
-/// reports them in index order on the calling thread. Why POSIX threads and
-/// not <thread>/<condition_variable>: those pull <stop_token> and friends into
-/// every TU of the umbrella (tools/compile_budget.sh); std::execution would
-/// need TBB, which is not a tpuprof dependency.
+// ---- begin <tpuprof/detail/ordered_window.hpp>
+/// ordered_window: jobs on worker threads, their results consumed in index
+/// order on the calling thread, at most `window` of them in flight (started
+/// and not yet consumed), so that memory is bounded by the window, not by n.
+/// parallel_in_order is the same with every job in flight. Why POSIX threads
+/// and not <thread>/<condition_variable>: those pull <stop_token> and friends
+/// into every TU of the umbrella (tools/compile_budget.sh); std::execution
+/// would need TBB, which is not a tpuprof dependency.
 
 
 
 namespace tpuprof::detail {
-
-/// What the workers share (type-erased job: one worker function for all jobs).
-/// A template only so that TUs which include open.hpp but never open a dump
-/// do not compile it (tools/compile_budget.sh).
-template <class = void>
-struct parallel_state {
-  std::size_t n = 0;
-  void (*run)(void* ctx, std::size_t i) = nullptr;
-  void* ctx = nullptr;
-  /// Next job, taken with __atomic_fetch_add (<atomic> costs the umbrella 3 %).
-  std::size_t next = 0;
-  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-  pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-  std::vector<char> done;
-  std::vector<std::exception_ptr> error;
-
-  void work() {
-    for (std::size_t i; (i = __atomic_fetch_add(&next, std::size_t{1}, __ATOMIC_RELAXED)) < n;) {
-      try {
-        run(ctx, i);
-      } catch (...) {
-        error[i] = std::current_exception();
-      }
-      pthread_mutex_lock(&m);
-      done[i] = 1;
-      pthread_cond_broadcast(&cv);
-      pthread_mutex_unlock(&m);
-    }
-  }
-  static void* worker(void* self) {
-    static_cast<parallel_state*>(self)->work();
-    return nullptr;
-  }
-  void wait_for(std::size_t i) {
-    pthread_mutex_lock(&m);
-    while (!done[i]) pthread_cond_wait(&cv, &m);
-    pthread_mutex_unlock(&m);
-  }
-};
 
 /// Hardware threads of this machine (at least 1).
 inline unsigned hardware_threads() noexcept {
@@ -23883,54 +23846,120 @@ inline unsigned hardware_threads() noexcept {
   return n > 0 ? static_cast<unsigned>(n) : 1u;
 }
 
-/// Calls job(i) for every i < n, at most `threads` at once (0 = hardware
-/// threads), and announce(i) on the calling thread in order 0..n-1 before the
-/// wait for job i. The first failing job in index order is rethrown after
-/// every started job ended; jobs after it still run (they cannot be stopped
-/// safely mid-decode) but their results are discarded by the caller.
-template <class Job, class Announce>
-void parallel_in_order(std::size_t n, unsigned threads, Job&& job, Announce&& announce) {
+template <class Job>
+struct window_state {
+  Job* job = nullptr;
+  std::size_t n = 0, window = 1, next = 0, consumed = 0;
+  bool stop = false;
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+  std::vector<char> done;
+  std::vector<std::exception_ptr> error;
+
+  void work() {
+    pthread_mutex_lock(&m);
+    for (;;) {
+      while (!stop && next < n && next >= consumed + window) pthread_cond_wait(&cv, &m);
+      if (stop || next >= n) break;
+      const std::size_t i = next++;
+      pthread_mutex_unlock(&m);
+      std::exception_ptr e;
+      try {
+        (*job)(i);
+      } catch (...) {
+        e = std::current_exception();
+      }
+      pthread_mutex_lock(&m);
+      error[i] = e;
+      done[i] = 1;
+      pthread_cond_broadcast(&cv);
+    }
+    pthread_mutex_unlock(&m);
+  }
+  static void* worker(void* self) {
+    static_cast<window_state*>(self)->work();
+    return nullptr;
+  }
+};
+
+/// Calls job(i) for every i < n on up to `threads` threads (0 = hardware
+/// threads) and consume(i) on the calling thread in order 0..n-1, each after
+/// job(i) returned; job(i) starts only once consume(i - window) returned.
+/// The first failure (of job(i) or consume(i), in index order) stops the
+/// rest and is rethrown after every started job ended.
+template <class Job, class Consume>
+void ordered_window(std::size_t n, unsigned threads, std::size_t window, Job&& job,
+                    Consume&& consume) {
   if (threads == 0) threads = hardware_threads();
-  const std::size_t workers = std::min<std::size_t>(threads, n);
-  if (workers <= 1) {
+  window = std::max<std::size_t>(1, window);
+  const std::size_t workers = std::min<std::size_t>({threads, window, n});
+  if (workers <= 1 || window <= 1) {
     for (std::size_t i = 0; i < n; ++i) {
-      announce(i);
       job(i);
+      consume(i);
     }
     return;
   }
-  parallel_state<> st;
+  using J = std::remove_reference_t<Job>;
+  window_state<J> st;
+  st.job = &job;
   st.n = n;
-  st.ctx = &job;
-  st.run = [](void* ctx, std::size_t i) { (*static_cast<std::remove_reference_t<Job>*>(ctx))(i); };
+  st.window = window;
   st.done.assign(n, 0);
   st.error.resize(n);
   std::vector<pthread_t> pool;
   pool.reserve(workers);
   for (std::size_t w = 0; w < workers; ++w) {
     pthread_t t;
-    if (pthread_create(&t, nullptr, &parallel_state<>::worker, &st) != 0) break;
+    if (pthread_create(&t, nullptr, &window_state<J>::worker, &st) != 0) break;
     pool.push_back(t);
   }
-  if (pool.empty()) st.work();  // no thread could start: run them here
+  if (pool.empty()) {  // no thread could start: run them here
+    for (std::size_t i = 0; i < n; ++i) {
+      job(i);
+      consume(i);
+    }
+    return;
+  }
   std::exception_ptr failed;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < n && !failed; ++i) {
+    pthread_mutex_lock(&st.m);
+    while (!st.done[i]) pthread_cond_wait(&st.cv, &st.m);
+    failed = st.error[i];
+    pthread_mutex_unlock(&st.m);
     if (!failed) {
       try {
-        announce(i);
+        consume(i);
       } catch (...) {
         failed = std::current_exception();
       }
     }
-    st.wait_for(i);
-    if (!failed && st.error[i]) failed = st.error[i];
+    pthread_mutex_lock(&st.m);
+    st.consumed = i + 1;
+    if (failed) st.stop = true;
+    pthread_cond_broadcast(&st.cv);
+    pthread_mutex_unlock(&st.m);
   }
   for (pthread_t t : pool) pthread_join(t, nullptr);
   if (failed) std::rethrow_exception(failed);
 }
 
+/// Calls job(i) for every i < n, at most `threads` at once (0 = hardware
+/// threads), and announce(i) on the calling thread in order 0..n-1 before the
+/// wait for job i. The first failure (of job(i) or announce(i), in index
+/// order) stops jobs not yet started and is rethrown after every started job
+/// ended.
+template <class Job, class Announce>
+void parallel_in_order(std::size_t n, unsigned threads, Job&& job, Announce&& announce) {
+  if (n == 0) return;
+  announce(0);
+  ordered_window(n, threads, n, job, [&](std::size_t i) {
+    if (i + 1 < n) announce(i + 1);
+  });
+}
+
 }  // namespace tpuprof::detail
-// ---- end <tpuprof/detail/parallel.hpp>
+// ---- end <tpuprof/detail/ordered_window.hpp>
 // ---- begin <tpuprof/open_options.hpp>
 /// open_options: what tpuprof::open() can be told, and detect_error. Light:
 /// no decoder. In compiled mode (TPUPROF_COMPILED_LIB) it also declares the

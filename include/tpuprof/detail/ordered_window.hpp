@@ -1,10 +1,14 @@
 /// ordered_window: jobs on worker threads, their results consumed in index
 /// order on the calling thread, at most `window` of them in flight (started
 /// and not yet consumed), so that memory is bounded by the window, not by n.
-/// POSIX threads for the reason parallel.hpp gives.
+/// parallel_in_order is the same with every job in flight. Why POSIX threads
+/// and not <thread>/<condition_variable>: those pull <stop_token> and friends
+/// into every TU of the umbrella (tools/compile_budget.sh); std::execution
+/// would need TBB, which is not a tpuprof dependency.
 #pragma once
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -12,9 +16,13 @@
 #include <type_traits>
 #include <vector>
 
-#include <tpuprof/detail/parallel.hpp>
-
 namespace tpuprof::detail {
+
+/// Hardware threads of this machine (at least 1).
+inline unsigned hardware_threads() noexcept {
+  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<unsigned>(n) : 1u;
+}
 
 template <class Job>
 struct window_state {
@@ -112,6 +120,20 @@ void ordered_window(std::size_t n, unsigned threads, std::size_t window, Job&& j
   }
   for (pthread_t t : pool) pthread_join(t, nullptr);
   if (failed) std::rethrow_exception(failed);
+}
+
+/// Calls job(i) for every i < n, at most `threads` at once (0 = hardware
+/// threads), and announce(i) on the calling thread in order 0..n-1 before the
+/// wait for job i. The first failure (of job(i) or announce(i), in index
+/// order) stops jobs not yet started and is rethrown after every started job
+/// ended.
+template <class Job, class Announce>
+void parallel_in_order(std::size_t n, unsigned threads, Job&& job, Announce&& announce) {
+  if (n == 0) return;
+  announce(0);
+  ordered_window(n, threads, n, job, [&](std::size_t i) {
+    if (i + 1 < n) announce(i + 1);
+  });
 }
 
 }  // namespace tpuprof::detail
