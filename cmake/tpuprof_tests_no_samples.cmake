@@ -17,7 +17,7 @@ if(_no_samples_srcs)
                           ${_no_samples_srcs})
   endif()
   add_library(tpuprof_tests_no_samples OBJECT EXCLUDE_FROM_ALL ${_no_samples_srcs})
-  target_link_libraries(tpuprof_tests_no_samples PRIVATE tpuprof::tpuprof doctest::doctest)
+  target_link_libraries(tpuprof_tests_no_samples PRIVATE ${TPUPROF_OWN_LIB} doctest::doctest)
   target_include_directories(tpuprof_tests_no_samples PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_definitions(tpuprof_tests_no_samples PRIVATE
     TPUPROF_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/tmp" TPUPROF_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
