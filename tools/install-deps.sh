@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages tpuprof needs, only those missing (as root, or via sudo).
 set -euo pipefail
-pkgs=(cmake g++ make pkg-config python3 librange-v3-dev libfmt-dev libsimdjson-dev doctest-dev
+pkgs=(cmake g++ make ninja-build pkg-config python3 librange-v3-dev libfmt-dev libsimdjson-dev doctest-dev
       libbenchmark-dev libcli11-dev clang-format-16 clang libclang-rt-14-dev protobuf-compiler
       nodejs chromium
       libsqlite3-dev sqlite3
