@@ -34,6 +34,10 @@
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/views/track_layout.hpp>
 
+namespace tpuprof::detail {
+class block_pool;  // sinks/detail/block_pool.hpp (forked parts only)
+}  // namespace tpuprof::detail
+
 namespace tpuprof::sinks {
 
 struct perfetto_options {
@@ -218,6 +222,10 @@ class perfetto_sink {
     a_matched,
     a_count
   };
+  /// A part's encoder: writes into blocks of `blocks` (perfetto_part.hpp).
+  perfetto_sink(detail::block_list& blocks, perfetto_options opt)
+      : buf_(blocks, opt.buffer_bytes), opt_(opt) {}
+
   static constexpr std::uint32_t dir_iid_base = 0x20000;
   static constexpr auto strings = detail::perfetto::interned_data::debug_annotation_string_values;
   struct slice_track {
@@ -572,6 +580,8 @@ class perfetto_sink {
 
   detail::out_buffer buf_;
   perfetto_options opt_;
+  /// Blocks recycled between forked parts (made by the first fork()).
+  mutable std::shared_ptr<detail::block_pool> pool_;
   const trace_info* info_ = nullptr;
   std::int64_t shift_ = 0, window_begin_ = 0, window_ = 10'000;
   std::uint64_t next_uuid_ = 1;

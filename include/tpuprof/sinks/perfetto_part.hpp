@@ -5,6 +5,7 @@
 /// (tpuprof/stream.hpp does); the umbrella does not (compile budget).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -15,6 +16,7 @@
 
 #include <tpuprof/event.hpp>
 #include <tpuprof/forkable_sink.hpp>
+#include <tpuprof/sinks/detail/block_pool.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/trace_info.hpp>
 
@@ -27,12 +29,9 @@ class perfetto_sink::basic_part {
 
  private:
   friend class perfetto_sink;
-  /// The formatted bytes, one block per buffer flush (no reallocation).
-  struct blocks {
-    std::vector<std::vector<Byte>> v;
-    void write(const Byte* p, std::size_t n) { v.emplace_back(p, p + n); }
-  };
-  std::unique_ptr<blocks> bytes_;
+  /// The formatted bytes: blocks the encoder filled in place, from the
+  /// sink's pool (at a stable address: enc_ writes into it).
+  std::unique_ptr<tpuprof::detail::block_list> bytes_;
   std::unique_ptr<Sink> enc_;
   std::vector<std::size_t> home_;       ///< the sink's index of enc_'s track k
   std::vector<std::uint64_t> written_;  ///< their write counts at fork
@@ -43,8 +42,13 @@ class perfetto_sink::basic_part {
 template <class Info, class P>
 P perfetto_sink::fork(std::uint8_t device, std::uint8_t unit, const Info& names) const {
   P p;
-  p.bytes_ = std::make_unique<typename P::blocks>();
-  p.enc_ = std::make_unique<perfetto_sink>(byte_output{*p.bytes_}, opt_);
+  // At most ~32 MiB of free blocks kept: about what the parts in flight of
+  // the largest dumps' cores fill before their join gives them back.
+  if (!pool_)
+    pool_ = std::make_shared<tpuprof::detail::block_pool>(
+        (std::size_t{32} << 20) / std::max<std::size_t>(opt_.buffer_bytes, 1));
+  p.bytes_ = std::make_unique<tpuprof::detail::block_list>(pool_->list());
+  p.enc_ = std::unique_ptr<perfetto_sink>(new perfetto_sink(*p.bytes_, opt_));
   auto& c = *p.enc_;  // dependent: compiled only where used
   c.info_ = &names;
   c.shift_ = shift_;
@@ -88,7 +92,10 @@ bool perfetto_sink::join(P&& p, Events events) {
     counter_seq_ = c.counter_seq_;
     next_seq_ = c.next_seq_;
   }
-  for (const auto& b : p.bytes_->v) buf_.pass({b.data(), b.size()});
+  for (auto& [b, n] : p.bytes_->full) {
+    buf_.pass({b.data(), n});
+    pool_->give(std::move(b));
+  }
   last_key_ = ~0u;
   return true;
 }

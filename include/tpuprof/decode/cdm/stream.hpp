@@ -62,7 +62,8 @@ class streamer {
     // joins) when two cores with their formatted bytes fit the budget and
     // cores are large enough (stream_options::fork_records).
     // Core i's new names get ids in commit order: its worker renames on a
-    // copy of the table (names[i]), taken when they are known (names_for).
+    // copy of the table (names[i]) in which it interned the names of cores
+    // [0, i) as commit() will, once their workers emitted them (names_for).
     std::vector<trace_info> names(outs.size());
     using part_t = decltype(fork_part(sink, 0, names[0]));
     std::vector<part_t> parts(outs.size());
@@ -73,6 +74,8 @@ class streamer {
       fork = w >= 2 && threads >= 2 && outs.size() >= 2 && per_core >= so.fork_records * 100;
       if (fork) {
         window = w;
+        emitted_names_.resize(outs.size());
+        emitted_.assign(outs.size(), 0);
         for (std::size_t i = 0; i < outs.size(); ++i) parts[i] = fork_part(sink, i, names[i]);
       }
     }
@@ -80,7 +83,7 @@ class streamer {
       try {
         f();
       } catch (...) {
-        names_ready(0, true);
+        fail_waiters();
         throw;
       }
     };
@@ -98,7 +101,7 @@ class streamer {
           });
         },
         [&](std::size_t i) {
-          failing([&] { commit(i, outs[i], sink, spans, parts[i]); });
+          failing([&] { commit(outs[i], sink, spans, parts[i]); });
           names[i] = trace_info{};
           if (attach_ && *attach_ == i) {
             ports = std::move(outs[i]);
@@ -202,36 +205,48 @@ class streamer {
     else
       return 0;
   }
-  /// Cores [0, i) have their names in the dump's table (commit() says so),
-  /// or a job failed (`failed`): wakes waiting workers.
-  void names_ready(std::size_t i, bool failed) {
+  /// A job or commit failed: wakes the workers waiting in names_for.
+  void fail_waiters() {
     pthread_mutex_lock(&m_);
-    names_ready_ = std::max(names_ready_, i);
-    failed_ = failed_ || failed;
+    failed_ = true;
     pthread_cond_broadcast(&cv_);
     pthread_mutex_unlock(&m_);
   }
   /// A copy of the dump's names in `to`, in which core output `o`'s names
-  /// have the ids commit() will give them: at once when they all have one
-  /// already, else once commit(i - 1) gave earlier cores theirs. False when
-  /// a job failed.
+  /// have the ids commit() will give them: the table as it is, plus the
+  /// names of cores [0, i) in core order (interning is idempotent, so cores
+  /// already committed add nothing). Publishes core i's names for later
+  /// cores, and waits for those of earlier cores (their emit, not their
+  /// commit, which waits for their formatting) unless o's names all have an
+  /// id already. False when a job failed.
   bool names_for(std::size_t i, const core_output& o, trace_info& to) {
+    std::vector<std::string> mine;
+    for (std::size_t k = 1; k < o.core_names; ++k)
+      mine.emplace_back(o.names[static_cast<name_id>(k)]);
     pthread_mutex_lock(&m_);
+    emitted_names_[i] = std::move(mine);
+    emitted_[i] = 1;
+    while (names_emitted_ < emitted_.size() && emitted_[names_emitted_]) ++names_emitted_;
+    pthread_cond_broadcast(&cv_);
     bool known = true;
     for (std::size_t k = 1; known && k < o.core_names; ++k)
       known = g_.info.names.find(o.names[static_cast<name_id>(k)], 0) != 0;
-    while (!known && names_ready_ < i && !failed_) pthread_cond_wait(&cv_, &m_);
+    while (!known && names_emitted_ < i && !failed_) pthread_cond_wait(&cv_, &m_);
     const bool ok = !failed_;
     if (ok) {
       to.chip = g_.info.chip;
       to.names = g_.info.names;
     }
     pthread_mutex_unlock(&m_);
+    // emitted_names_[0, i) are written once, before names_emitted_ passed them.
+    if (ok && !known)
+      for (std::size_t c = 0; c < i; ++c)
+        for (const auto& n : emitted_names_[c]) to.names.intern(n);
     return ok;
   }
   void rename(core_output& o, name_table& names) const;
   template <class S, class P>
-  void commit(std::size_t i, core_output& o, S& sink, std::vector<engine_event>& spans, P& part);
+  void commit(core_output& o, S& sink, std::vector<engine_event>& spans, P& part);
   template <class S>
   void write_ports(core_output& o, S& sink);
 
@@ -247,8 +262,11 @@ class streamer {
   std::size_t cdma_known_ = 0;                           ///< cdma_[0, cdma_known_) are known
   std::vector<std::vector<engine_event>> spare_events_;  ///< give()
   std::vector<dyn_lists> spare_cmds_;                    ///< give()
-  std::size_t names_ready_ = 0;                          ///< cores whose names are in g_.info.names
-  bool failed_ = false;                                  ///< a job or commit threw
+  /// Second pass: each core's new names, once its worker emitted it (names_for).
+  std::vector<std::vector<std::string>> emitted_names_;
+  std::vector<char> emitted_;      ///< emitted_names_[i] is set
+  std::size_t names_emitted_ = 0;  ///< emitted_[0, names_emitted_) are all set
+  bool failed_ = false;            ///< a job or commit threw
   pthread_mutex_t m_ = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t cv_ = PTHREAD_COND_INITIALIZER;
   std::size_t ports_records_ = 0;
@@ -547,12 +565,10 @@ void streamer<Chip>::rename(core_output& o, name_table& names) const {
 /// from the core's part when a worker formatted them).
 template <class Chip>
 template <class S, class P>
-void streamer<Chip>::commit(std::size_t i, core_output& o, S& sink,
-                            std::vector<engine_event>& spans, P& part) {
+void streamer<Chip>::commit(core_output& o, S& sink, std::vector<engine_event>& spans, P& part) {
   pthread_mutex_lock(&m_);  // workers copy the table (names_for)
   const auto map = intern_names(o.names, o.core_names, g_.info.names);
   pthread_mutex_unlock(&m_);
-  names_ready(i + 1, false);
   if (o.global_names) {  // renamed by the worker, to the same ids
     if constexpr (forkable_sink<S>)
       sink.join(std::move(*part), std::span<const engine_event>(o.events.data(), o.core_events));
