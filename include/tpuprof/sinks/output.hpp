@@ -79,6 +79,7 @@ using byte_block = std::vector<char, uninit_allocator<char>>;
 /// Where an out_buffer in block mode leaves its full blocks (in place, no
 /// copy) and takes fresh ones: `take` returns a block of at least n bytes,
 /// from `pool` (perfetto parts recycle blocks across worker threads).
+class block_pool;  // sinks/detail/block_pool.hpp: the pool the Perfetto parts use
 struct block_list {
   std::vector<std::pair<byte_block, std::size_t>> full;  ///< blocks and the bytes used in each
   void* pool = nullptr;

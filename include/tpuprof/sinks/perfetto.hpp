@@ -34,10 +34,6 @@
 #include <tpuprof/trace_info.hpp>
 #include <tpuprof/views/track_layout.hpp>
 
-namespace tpuprof::detail {
-class block_pool;  // sinks/detail/block_pool.hpp (forked parts only)
-}  // namespace tpuprof::detail
-
 namespace tpuprof::sinks {
 
 struct perfetto_options {

@@ -74,8 +74,7 @@ class streamer {
       fork = w >= 2 && threads >= 2 && outs.size() >= 2 && per_core >= so.fork_records * 100;
       if (fork) {
         window = w;
-        emitted_names_.resize(outs.size());
-        emitted_.assign(outs.size(), 0);
+        emitted_.resize(outs.size());
         for (std::size_t i = 0; i < outs.size(); ++i) parts[i] = fork_part(sink, i, names[i]);
       }
     }
@@ -213,35 +212,23 @@ class streamer {
     pthread_mutex_unlock(&m_);
   }
   /// A copy of the dump's names in `to`, in which core output `o`'s names
-  /// have the ids commit() will give them: the table as it is, plus the
-  /// names of cores [0, i) in core order (interning is idempotent, so cores
-  /// already committed add nothing). Publishes core i's names for later
-  /// cores, and waits for those of earlier cores (their emit, not their
-  /// commit, which waits for their formatting) unless o's names all have an
-  /// id already. False when a job failed.
+  /// have the ids commit() will give them (emitted_names): at once when they
+  /// all have one, else once cores [0, i) were emitted. False when a job failed.
   bool names_for(std::size_t i, const core_output& o, trace_info& to) {
-    std::vector<std::string> mine;
-    for (std::size_t k = 1; k < o.core_names; ++k)
-      mine.emplace_back(o.names[static_cast<name_id>(k)]);
     pthread_mutex_lock(&m_);
-    emitted_names_[i] = std::move(mine);
-    emitted_[i] = 1;
-    while (names_emitted_ < emitted_.size() && emitted_[names_emitted_]) ++names_emitted_;
+    emitted_.publish(i, o.names, o.core_names);
     pthread_cond_broadcast(&cv_);
     bool known = true;
     for (std::size_t k = 1; known && k < o.core_names; ++k)
       known = g_.info.names.find(o.names[static_cast<name_id>(k)], 0) != 0;
-    while (!known && names_emitted_ < i && !failed_) pthread_cond_wait(&cv_, &m_);
+    while (!known && emitted_.prefix < i && !failed_) pthread_cond_wait(&cv_, &m_);
     const bool ok = !failed_;
     if (ok) {
       to.chip = g_.info.chip;
       to.names = g_.info.names;
     }
     pthread_mutex_unlock(&m_);
-    // emitted_names_[0, i) are written once, before names_emitted_ passed them.
-    if (ok && !known)
-      for (std::size_t c = 0; c < i; ++c)
-        for (const auto& n : emitted_names_[c]) to.names.intern(n);
+    if (ok && !known) emitted_.intern_before(i, to.names);
     return ok;
   }
   void rename(core_output& o, name_table& names) const;
@@ -262,11 +249,8 @@ class streamer {
   std::size_t cdma_known_ = 0;                           ///< cdma_[0, cdma_known_) are known
   std::vector<std::vector<engine_event>> spare_events_;  ///< give()
   std::vector<dyn_lists> spare_cmds_;                    ///< give()
-  /// Second pass: each core's new names, once its worker emitted it (names_for).
-  std::vector<std::vector<std::string>> emitted_names_;
-  std::vector<char> emitted_;      ///< emitted_names_[i] is set
-  std::size_t names_emitted_ = 0;  ///< emitted_[0, names_emitted_) are all set
-  bool failed_ = false;            ///< a job or commit threw
+  emitted_names emitted_;  ///< second pass: each core's names once emitted (names_for)
+  bool failed_ = false;    ///< a job or commit threw
   pthread_mutex_t m_ = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t cv_ = PTHREAD_COND_INITIALIZER;
   std::size_t ports_records_ = 0;

@@ -124,4 +124,32 @@ inline void facts_same(const pmu_list l, list_facts& f) {
   facts_after(l, 1, f);
 }
 
+/// Second pass with cores formatted on workers: each core's names, published
+/// once its worker emitted it, so that core i's worker can give its new names
+/// the ids commit() will (the table plus cores [0, i)'s names, in core order)
+/// without waiting for the earlier cores' commit, which waits for their
+/// formatting. The streamer calls publish() under its lock.
+struct emitted_names {
+  std::vector<std::vector<std::string>> names;  ///< per core: names [1, n) of its table
+  std::vector<char> set;                        ///< names[i] is published
+  std::size_t prefix = 0;                       ///< set[0, prefix) are all true
+
+  void resize(std::size_t n) {
+    names.resize(n);
+    set.assign(n, 0);
+  }
+  void publish(std::size_t i, const name_table& local, std::size_t n) {
+    for (std::size_t k = 1; k < n; ++k) names[i].emplace_back(local[static_cast<name_id>(k)]);
+    set[i] = 1;
+    while (prefix < set.size() && set[prefix]) ++prefix;
+  }
+  /// Cores [0, i)'s names into `table`, in core order (interning is
+  /// idempotent: names already there keep their ids). Needs prefix >= i;
+  /// those entries are written once, before prefix passed them.
+  void intern_before(std::size_t i, name_table& table) const {
+    for (std::size_t c = 0; c < i; ++c)
+      for (const auto& n : names[c]) table.intern(n);
+  }
+};
+
 }  // namespace tpuprof::cdm::detail
