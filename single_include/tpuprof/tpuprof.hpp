@@ -50,7 +50,6 @@
 #include <range/v3/range/concepts.hpp>
 #include <range/v3/view/all.hpp>
 #include <fmt/format.h>
-#include <new>
 #include <random>
 #include <simdjson.h>
 // ---- begin <tpuprof/tpuprof.hpp>
@@ -26757,47 +26756,27 @@ class byte_output {
 
 namespace tpuprof::detail {
 
-/// A vector<char> whose resize leaves new bytes uninitialized: a buffer is
-/// written before it is read, and zeroing it first touches every page twice.
-template <class T>
-struct uninit_allocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = uninit_allocator<U>;
-  };
-  uninit_allocator() = default;
-  template <class U>
-  uninit_allocator(const uninit_allocator<U>&) noexcept {}  // NOLINT(google-explicit-constructor)
-  template <class U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... A>
-  void construct(U* p, A&&... a) {
-    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
-  }
-};
-using byte_block = std::vector<char, uninit_allocator<char>>;
-
 /// Where an out_buffer in block mode leaves its full blocks (in place, no
-/// copy) and takes fresh ones: `take` returns a block of at least n bytes,
-/// from `pool` (perfetto parts recycle blocks across worker threads).
-class block_pool;  // sinks/detail/block_pool.hpp: the pool the Perfetto parts use
-struct block_list {
-  std::vector<std::pair<byte_block, std::size_t>> full;  ///< blocks and the bytes used in each
-  void* pool = nullptr;
-  byte_block (*take)(void* pool, std::size_t n) = nullptr;
+/// copy) and takes fresh ones: the Perfetto parts formatted on worker threads
+/// (detail/block_list.hpp). Plain function pointers: called once per block,
+/// and the umbrella instantiates nothing for them (compile budget).
+struct block_hooks {
+  void* list = nullptr;
+  /// Takes block `b` (moves it out), of which the first `used` bytes were written.
+  void (*keep)(void* list, std::vector<char>& b, std::size_t used) = nullptr;
+  /// Puts in `b` a block of at least `n` bytes (its size() is what may be written).
+  void (*take)(void* list, std::vector<char>& b, std::size_t n) = nullptr;
 };
 
 /// Fixed-capacity output buffer: memory stays at `capacity` however long the
 /// trace (it grows only to hold one oversized record). In block mode it
-/// writes into blocks of a block_list instead, one per `capacity` bytes.
+/// writes into blocks (block_hooks) instead, one per `capacity` bytes.
 class out_buffer {
  public:
   explicit out_buffer(sinks::byte_output out, std::size_t capacity = std::size_t{1} << 18)
       : out_(out), buf_(capacity) {}
-  out_buffer(block_list& blocks, std::size_t capacity)
-      : out_(nullptr_output()), cap_(capacity), list_(&blocks) {}
+  out_buffer(block_hooks blocks, std::size_t capacity)
+      : out_(static_cast<std::FILE*>(nullptr)), cap_(capacity), hooks_(blocks) {}  // out_ unused
 
   /// Makes room for `n` contiguous bytes and returns where to write them.
   char* reserve(std::size_t n) {
@@ -26822,8 +26801,8 @@ class out_buffer {
   }
   /// Flushes, then hands `s` to the output as is (no copy into the buffer).
   void pass(std::string_view s) {
-    if (list_) {  // block mode: the list owns its bytes
-      append(s);
+    if (hooks_.list) {  // block mode: the list owns its bytes
+      if (!s.empty()) append(s);
       return;
     }
     flush();
@@ -26831,8 +26810,8 @@ class out_buffer {
     total_ += s.size();
   }
   void flush() {
-    if (list_) {
-      if (used_) list_->full.emplace_back(std::exchange(buf_, {}), used_);
+    if (hooks_.list) {
+      if (used_) hooks_.keep(hooks_.list, buf_, used_);
     } else if (used_) {
       out_.write(buf_.data(), used_);
     }
@@ -26845,11 +26824,11 @@ class out_buffer {
  private:
   [[gnu::noinline]] void make_room(std::size_t n) {
     flush();
-    if (list_ && buf_.empty()) buf_ = list_->take(list_->pool, std::max(cap_, n));
+    if (hooks_.list && buf_.empty()) hooks_.take(hooks_.list, buf_, n > cap_ ? n : cap_);
     if (buf_.size() < n) buf_.resize(n);
   }
   [[gnu::noinline]] void append_slow(std::string_view s) {
-    if (list_) {
+    if (hooks_.list) {
       make_room(s.size());
       std::memcpy(buf_.data(), s.data(), s.size());
       used_ = s.size();
@@ -26866,17 +26845,12 @@ class out_buffer {
     used_ = s.size();
   }
 
-  static sinks::byte_output nullptr_output() noexcept {
-    static std::string none;  // block mode never writes to out_
-    return sinks::byte_output{none};
-  }
-
   sinks::byte_output out_;
-  byte_block buf_;
+  std::vector<char> buf_;
   std::size_t used_ = 0;
   std::size_t total_ = 0;
-  std::size_t cap_ = 0;         ///< block mode: bytes per block
-  block_list* list_ = nullptr;  ///< block mode: where full blocks go
+  std::size_t cap_ = 0;  ///< block mode: bytes per block
+  block_hooks hooks_;    ///< block mode: where blocks come from and go
 };
 
 }  // namespace tpuprof::detail
@@ -28554,7 +28528,8 @@ class perfetto_sink {
     for (const auto& t : info.tracks) track_for(t.device, t.unit, t.eng);
   }
 
-  void host(const io::host_trace& h) {
+  template <class Host = io::host_trace>  // a template: compiled where used (compile budget)
+  void host(const Host& h) {
     if (h.spans.empty()) return;
     if (h.begin_ns() + shift_ < 0) shift_ = -h.begin_ns();
     // Per thread, in (ts, longer first) order, so that nesting and deltas work.
@@ -28704,8 +28679,8 @@ class perfetto_sink {
     a_matched,
     a_count
   };
-  /// A part's encoder: writes into blocks of `blocks` (perfetto_part.hpp).
-  perfetto_sink(detail::block_list& blocks, perfetto_options opt)
+  /// A part's encoder: writes into blocks (perfetto_part.hpp).
+  perfetto_sink(detail::block_hooks blocks, perfetto_options opt)
       : buf_(blocks, opt.buffer_bytes), opt_(opt) {}
 
   static constexpr std::uint32_t dir_iid_base = 0x20000;
@@ -29062,8 +29037,6 @@ class perfetto_sink {
 
   detail::out_buffer buf_;
   perfetto_options opt_;
-  /// Blocks recycled between forked parts (made by the first fork()).
-  mutable std::shared_ptr<detail::block_pool> pool_;
   const trace_info* info_ = nullptr;
   std::int64_t shift_ = 0, window_begin_ = 0, window_ = 10'000;
   std::uint64_t next_uuid_ = 1;

@@ -68,7 +68,8 @@ class perfetto_sink {
     for (const auto& t : info.tracks) track_for(t.device, t.unit, t.eng);
   }
 
-  void host(const io::host_trace& h) {
+  template <class Host = io::host_trace>  // a template: compiled where used (compile budget)
+  void host(const Host& h) {
     if (h.spans.empty()) return;
     if (h.begin_ns() + shift_ < 0) shift_ = -h.begin_ns();
     // Per thread, in (ts, longer first) order, so that nesting and deltas work.
@@ -218,8 +219,8 @@ class perfetto_sink {
     a_matched,
     a_count
   };
-  /// A part's encoder: writes into blocks of `blocks` (perfetto_part.hpp).
-  perfetto_sink(detail::block_list& blocks, perfetto_options opt)
+  /// A part's encoder: writes into blocks (perfetto_part.hpp).
+  perfetto_sink(detail::block_hooks blocks, perfetto_options opt)
       : buf_(blocks, opt.buffer_bytes), opt_(opt) {}
 
   static constexpr std::uint32_t dir_iid_base = 0x20000;
@@ -576,8 +577,6 @@ class perfetto_sink {
 
   detail::out_buffer buf_;
   perfetto_options opt_;
-  /// Blocks recycled between forked parts (made by the first fork()).
-  mutable std::shared_ptr<detail::block_pool> pool_;
   const trace_info* info_ = nullptr;
   std::int64_t shift_ = 0, window_begin_ = 0, window_ = 10'000;
   std::uint64_t next_uuid_ = 1;

@@ -5,7 +5,6 @@
 /// (tpuprof/stream.hpp does); the umbrella does not (compile budget).
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,7 +15,7 @@
 
 #include <tpuprof/event.hpp>
 #include <tpuprof/forkable_sink.hpp>
-#include <tpuprof/sinks/detail/block_pool.hpp>
+#include <tpuprof/sinks/detail/block_list.hpp>
 #include <tpuprof/sinks/perfetto.hpp>
 #include <tpuprof/trace_info.hpp>
 
@@ -29,8 +28,8 @@ class perfetto_sink::basic_part {
 
  private:
   friend class perfetto_sink;
-  /// The formatted bytes: blocks the encoder filled in place, from the
-  /// sink's pool (at a stable address: enc_ writes into it).
+  /// The formatted bytes: blocks the encoder filled in place (at a stable
+  /// address: enc_ writes into it).
   std::unique_ptr<tpuprof::detail::block_list> bytes_;
   std::unique_ptr<Sink> enc_;
   std::vector<std::size_t> home_;       ///< the sink's index of enc_'s track k
@@ -42,13 +41,8 @@ class perfetto_sink::basic_part {
 template <class Info, class P>
 P perfetto_sink::fork(std::uint8_t device, std::uint8_t unit, const Info& names) const {
   P p;
-  // At most ~32 MiB of free blocks kept: about what the parts in flight of
-  // the largest dumps' cores fill before their join gives them back.
-  if (!pool_)
-    pool_ = std::make_shared<tpuprof::detail::block_pool>(
-        (std::size_t{32} << 20) / std::max<std::size_t>(opt_.buffer_bytes, 1));
-  p.bytes_ = std::make_unique<tpuprof::detail::block_list>(pool_->list());
-  p.enc_ = std::unique_ptr<perfetto_sink>(new perfetto_sink(*p.bytes_, opt_));
+  p.bytes_ = std::make_unique<tpuprof::detail::block_list>();
+  p.enc_ = std::unique_ptr<perfetto_sink>(new perfetto_sink(p.bytes_->hooks(), opt_));
   auto& c = *p.enc_;  // dependent: compiled only where used
   c.info_ = &names;
   c.shift_ = shift_;
@@ -92,10 +86,7 @@ bool perfetto_sink::join(P&& p, Events events) {
     counter_seq_ = c.counter_seq_;
     next_seq_ = c.next_seq_;
   }
-  for (auto& [b, n] : p.bytes_->full) {
-    buf_.pass({b.data(), n});
-    pool_->give(std::move(b));
-  }
+  for (const auto& [b, n] : p.bytes_->full) buf_.pass({b.data(), n});
   last_key_ = ~0u;
   return true;
 }
