@@ -28643,7 +28643,7 @@ class perfetto_sink {
   /// sinks/perfetto_part.hpp, which tpuprof/stream.hpp includes (like fmt's
   /// format-inl.h: compiled only where wanted); without it, perfetto_sink is
   /// no forkable_sink and streams are written from the calling thread.
-  template <class Sink = perfetto_sink, class Byte = char>  // templates: compiled where used
+  template <class Sink = perfetto_sink>  // a template: compiled where used
   class basic_part;
   using part = basic_part<>;
   /// A part for the events of `unit` (a core, or the CDMA port of that

@@ -21,7 +21,7 @@
 
 namespace tpuprof::sinks {
 
-template <class Sink, class Byte>
+template <class Sink>
 class perfetto_sink::basic_part {
  public:
   void write(const engine_event& e) { enc_->write(e); }
