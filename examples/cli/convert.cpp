@@ -380,7 +380,7 @@ subcommand register_convert(CLI::App& app, common_options& o) {
                "flush the outputs to disk before committing them (survive a power cut; a disk "
                "flush per file)");
   sc->add_option("--memory-budget", c->memory_budget,
-                 "memory for the cores decoded at once when streaming (default 192M; K, M, G): "
+                 "memory for the cores decoded at once when streaming (default 224M; K, M, G): "
                  "more lets a large dump use every thread, and a smaller one be decoded once "
                  "(docs/performance.md)")
       ->transform(byte_size);

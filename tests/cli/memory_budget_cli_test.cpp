@@ -15,7 +15,7 @@ TEST_CASE("cli: convert --memory-budget changes how cores are decoded, not one o
   const auto root = fs::path(TPUPROF_TEST_TMP) / "cli_memory_budget";
   fs::remove_all(root);
   // 4 cores of 4500 PMU records (~450 KB each by the streamer's estimate):
-  // 1M holds two at a time and keeps none; the default 192M keeps all four.
+  // 1M holds two at a time and keeps none; the default 224M keeps all four.
   REQUIRE(test_util::run_cli("synth -q --chip aks --records 2000 --cores 4 --cdma-ports 2 "
                              "--seed 5 -o " +
                              (root / "in").string())

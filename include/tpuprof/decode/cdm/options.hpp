@@ -45,8 +45,10 @@ struct cdm_options {
 struct stream_options {
   unsigned threads = 0;  ///< threads decoding cores (0 = all hardware threads)
   /// Bytes the cores in flight may take (estimated at 100 B per PMU record of
-  /// a core); one core is always allowed, whatever its size.
-  std::size_t memory_budget = std::size_t{192} << 20;
+  /// a core); one core is always allowed, whatever its size. The default is
+  /// 256 MB of peak RSS (docs/performance.md's target) less 32 MiB for the
+  /// rest of the process (binary, output buffers, names).
+  std::size_t memory_budget = std::size_t{224} << 20;
   /// A forkable_sink (sinks/sink.hpp) formats the events of cores on the
   /// worker threads when the largest core has at least this many PMU
   /// records (smaller cores do not pay for the parts' buffers).

@@ -92,11 +92,8 @@ class streamer {
           failing([&] {
             outs[i] = second_pass(i);
             if constexpr (forkable_sink<S>)
-              if (fork && names_for(i, outs[i], names[i])) {
-                rename(outs[i], names[i].names);
-                for (std::size_t k = 0; k < outs[i].core_events; ++k)
-                  parts[i]->write(outs[i].events[k]);
-              }
+              if (fork && names_for(i, outs[i], names[i]))
+                rename(outs[i], names[i].names, [&](const engine_event& e) { parts[i]->write(e); });
           });
         },
         [&](std::size_t i) {
@@ -231,7 +228,8 @@ class streamer {
     if (ok && !known) emitted_.intern_before(i, to.names);
     return ok;
   }
-  void rename(core_output& o, name_table& names) const;
+  template <class F>
+  void rename(core_output& o, name_table& names, F&& each) const;
   template <class S, class P>
   void commit(core_output& o, S& sink, std::vector<engine_event>& spans, P& part);
   template <class S>
@@ -535,11 +533,14 @@ core_output streamer<Chip>::second_pass(std::size_t i) {
 
 /// On a worker: events [0, core_events) and the spans renamed to the ids
 /// commit() will give their names, by interning them the same way into
-/// `names`, a copy of the dump's table as commit() will find it.
+/// `names`, a copy of the dump's table as commit() will find it. Each event
+/// goes to `each` as soon as it is renamed: one pass over the core's events
+/// (a core is megabytes, beyond the caches; two passes read it twice).
 template <class Chip>
-void streamer<Chip>::rename(core_output& o, name_table& names) const {
+template <class F>
+void streamer<Chip>::rename(core_output& o, name_table& names, F&& each) const {
   const auto map = intern_names(o.names, o.core_names, names);
-  for (std::size_t k = 0; k < o.core_events; ++k) o.events[k] = renamed(o.events[k], map);
+  for (std::size_t k = 0; k < o.core_events; ++k) each(o.events[k] = renamed(o.events[k], map));
   for (auto& sp : o.spans) sp = renamed(sp, map);
   o.global_names = true;
 }
