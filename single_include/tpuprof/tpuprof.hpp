@@ -26762,6 +26762,7 @@ namespace tpuprof::detail {
 /// copy) and takes fresh ones: the Perfetto parts formatted on worker threads
 /// (detail/block_list.hpp). Plain function pointers: called once per block,
 /// and the umbrella instantiates nothing for them (compile budget).
+struct block_pool;  ///< spare blocks of joined parts (detail/block_list.hpp)
 struct block_hooks {
   void* list = nullptr;
   /// Takes block `b` (moves it out), of which the first `used` bytes were written.
@@ -28635,6 +28636,7 @@ class perfetto_sink {
       if (tr.util_uuid) tr.win.finish(counter_emitter(tr));
     }
     buf_.flush();
+    pool_.reset();  // no part is forked after the end: its spare blocks go
   }
 
   /// Bytes produced so far (including the buffered ones).
@@ -28653,8 +28655,7 @@ class perfetto_sink {
   /// from `names` (the caller's copy of the table, that nobody extends
   /// meanwhile). Call on the sink's thread after begin(); the tracks must
   /// exist (begin() makes those of trace_info::tracks).
-  // Templates (with their part type a parameter): parsed, not compiled, where
-  // unused (compile budget).
+  // Templates: parsed, not compiled, where unused (compile budget).
   template <class Info = trace_info, class P = part>
   P fork(std::uint8_t device, std::uint8_t unit, const Info& names) const;
   /// The output of write(e) for every e of `events` (exactly what `p` was
@@ -29053,6 +29054,7 @@ class perfetto_sink {
   std::uint32_t last_key_ = ~0u;
   std::size_t last_track_ = 0;
   bool finished_ = false;
+  mutable std::shared_ptr<tpuprof::detail::block_pool> pool_;  ///< for parts (perfetto_part.hpp)
 };
 
 static_assert(event_sink<perfetto_sink>);

@@ -3,6 +3,7 @@
 // of its own, and a flush leaves no empty block. Block sizes and contents are
 // counted by hand below.
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -39,4 +40,42 @@ TEST_CASE("out_buffer block mode: bytes in place, across blocks") {
   CHECK(got == "hello, a record longer than one blockx123passed");
   o.flush();  // nothing new: no empty block
   CHECK(list.full.size() == 4);
+}
+
+TEST_CASE("block_list: blocks written out are taken again by the next part, as they are") {
+  auto pool = std::make_shared<tpuprof::detail::block_pool>();
+  tpuprof::detail::block_list first;
+  first.pool = pool;
+  {
+    tpuprof::detail::out_buffer o(first.hooks(), 8);
+    o.append("abcdefgh");  // one full block
+    o.append("ij");        // a second block
+    o.flush();
+  }
+  REQUIRE(first.full.size() == 2);
+  const char* b0 = first.full[0].first.data();
+  const char* b1 = first.full[1].first.data();
+  first.give_back();  // after join wrote them out
+  CHECK(first.full.empty());
+  REQUIRE(pool->spare.size() == 2);
+
+  tpuprof::detail::block_list second;
+  second.pool = pool;
+  tpuprof::detail::out_buffer o(second.hooks(), 8);
+  o.append("k");  // takes the last block given back, its old bytes not cleared
+  o.flush();
+  REQUIRE(second.full.size() == 1);
+  CHECK(second.full[0].first.data() == b1);
+  CHECK(second.full[0].second == 1);
+  CHECK(std::string(second.full[0].first.data(), 2) == "kj");
+  o.append("a record of 12");  // longer than the spare 8-byte block: a fresh one
+  o.flush();
+  REQUIRE(second.full.size() == 2);
+  CHECK(second.full[1].first.data() != b0);
+  CHECK(second.full[1].first.size() == 14);
+  CHECK(pool->spare.size() == 1);
+
+  for (std::size_t k = 0; k < tpuprof::detail::block_pool::max_blocks + 5; ++k)
+    pool->give(std::vector<char>(8));
+  CHECK(pool->spare.size() == tpuprof::detail::block_pool::max_blocks);  // bounded
 }

@@ -55,6 +55,7 @@ namespace tpuprof::detail {
 /// copy) and takes fresh ones: the Perfetto parts formatted on worker threads
 /// (detail/block_list.hpp). Plain function pointers: called once per block,
 /// and the umbrella instantiates nothing for them (compile budget).
+struct block_pool;  ///< spare blocks of joined parts (detail/block_list.hpp)
 struct block_hooks {
   void* list = nullptr;
   /// Takes block `b` (moves it out), of which the first `used` bytes were written.

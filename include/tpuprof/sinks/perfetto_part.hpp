@@ -42,6 +42,8 @@ template <class Info, class P>
 P perfetto_sink::fork(std::uint8_t device, std::uint8_t unit, const Info& names) const {
   P p;
   p.bytes_ = std::make_unique<tpuprof::detail::block_list>();
+  if (!pool_) pool_ = std::make_shared<tpuprof::detail::block_pool>();
+  p.bytes_->pool = pool_;
   p.enc_ = std::unique_ptr<perfetto_sink>(new perfetto_sink(p.bytes_->hooks(), opt_));
   auto& c = *p.enc_;  // dependent: compiled only where used
   c.info_ = &names;
@@ -87,6 +89,7 @@ bool perfetto_sink::join(P&& p, Events events) {
     next_seq_ = c.next_seq_;
   }
   for (const auto& [b, n] : p.bytes_->full) buf_.pass({b.data(), n});
+  p.bytes_->give_back();
   last_key_ = ~0u;
   return true;
 }
