@@ -51,8 +51,9 @@ struct stream_options {
   std::size_t memory_budget = std::size_t{224} << 20;
   /// A forkable_sink (sinks/sink.hpp) formats the events of cores on the
   /// worker threads when the largest core has at least this many PMU
-  /// records (smaller cores do not pay for the parts' buffers).
-  std::size_t fork_records = 100'000;
+  /// records: smaller cores do not pay for their parts (measured on 2 cores:
+  /// 4.5 k records per core lose, 11 k and 22 k win; docs/performance.md).
+  std::size_t fork_records = 10'000;
 };
 
 }  // namespace tpuprof::cdm
