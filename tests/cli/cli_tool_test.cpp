@@ -36,14 +36,14 @@ bool has(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-simdjson::dom::element parse(simdjson::dom::parser& p, const std::string& json) {
+[[maybe_unused]] simdjson::dom::element parse(simdjson::dom::parser& p, const std::string& json) {
   simdjson::dom::element e;
   REQUIRE_MESSAGE(p.parse(json).get(e) == simdjson::SUCCESS, json);
   return e;
 }
 
 /// A synthetic AKS dump of `records` per engine (made once per name).
-std::string synth_dump(const std::string& name, int records) {
+[[maybe_unused]] std::string synth_dump(const std::string& name, int records) {
   const auto d = fs::path(TPUPROF_TEST_TMP) / ("cli_tool_" + name) / "cdm_profile_data_dev0-0";
   if (!fs::exists(d / "global.profile")) {
     auto r = run_cli("synth -q --chip aks --cores 2 --seed 1 --records " + std::to_string(records) +
