@@ -173,7 +173,7 @@ class perfetto_sink {
       if (tr.util_uuid) tr.win.finish(counter_emitter(tr));
     }
     buf_.flush();
-    pool_.reset();  // no part is forked after the end: its spare blocks go
+    pool_.reset();  // no part is forked after the end: free the spare blocks
   }
 
   /// Bytes produced so far (including the buffered ones).
