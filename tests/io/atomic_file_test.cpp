@@ -31,3 +31,64 @@ TEST_CASE("atomic_file appears only on commit and leaves nothing on abandon") {
   CHECK(ss.str() == "abc");
   CHECK_THROWS_AS(tpuprof::io::atomic_file(dir / "no" / "such" / "x"), tpuprof::io::output_error);
 }
+
+namespace {
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("atomic_file replaces an existing file, and only a file") {
+  // Over a regular file the names are swapped (io/replace_file.hpp) for
+  // durability::crash and renamed for power_loss: either way the old bytes go,
+  // an open reader keeps them, and no temporary is left.
+  auto dir = fs::path(TPUPROF_TEST_TMP) / "atomic_replace";
+  for (auto d : {tpuprof::io::durability::crash, tpuprof::io::durability::power_loss}) {
+    CAPTURE(static_cast<int>(d));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto p = dir / "out.txt";
+    std::ofstream(p) << "old contents";
+    std::ifstream reader(p, std::ios::binary);  // opened before the commit
+    {
+      tpuprof::io::atomic_file f(p, d);
+      f.write("new");
+      f.commit();
+    }
+    CHECK(slurp(p) == "new");
+    std::stringstream was;
+    was << reader.rdbuf();
+    CHECK(was.str() == "old contents");
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+    CHECK(entries == 1);
+
+    // a symlink in the way is replaced by the file; what it pointed to stays
+    std::ofstream(dir / "target.txt") << "target";
+    fs::remove(p);
+    fs::create_symlink("target.txt", p);
+    {
+      tpuprof::io::atomic_file f(p, d);
+      f.write("over the link");
+      f.commit();
+    }
+    CHECK_FALSE(fs::is_symlink(p));
+    CHECK(slurp(p) == "over the link");
+    CHECK(slurp(dir / "target.txt") == "target");
+
+    // a directory in the way is an error; it and its contents stay
+    fs::remove(p);
+    fs::create_directories(p);
+    std::ofstream(p / "keep") << "k";
+    tpuprof::io::atomic_file f(p, d);
+    f.write("x");
+    CHECK_THROWS_AS(f.commit(), tpuprof::io::output_error);
+    CHECK(slurp(p / "keep") == "k");
+    entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+    CHECK(entries == 2);  // the directory and target.txt: no temporary
+  }
+}

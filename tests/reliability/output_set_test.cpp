@@ -119,3 +119,49 @@ TEST_CASE("output_set: a failed run keeps the old set; leftovers of dead runs ar
   fs::remove(dir / live);
   CHECK(contents(dir) == set_of("old"));  // the uncommitted set s left nothing
 }
+
+TEST_CASE("output_set: a file of the old set is swapped out, so a roll forward never restores it") {
+  // Over an existing file the commit swaps names through a second link of the
+  // staged file (no ext4 writeback; io/replace_file.hpp). Killed right after
+  // the first swap, the staging directory holds the new file under its name
+  // and the old one only under replaced_dir; the roll forward renames the new
+  // file onto itself. With durability::power_loss files are renamed.
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_swap";
+  for (auto d : {tpuprof::io::durability::crash, tpuprof::io::durability::power_loss}) {
+    CAPTURE(static_cast<int>(d));
+    fs::remove_all(dir);
+    {
+      output_set old(dir);
+      write_set(old, "old");
+    }
+    fs::path stage;
+    try {
+      output_set s(
+          dir, [&](std::string_view st) { return st == "moved:trace.pftrace"; }, d);
+      stage = s.staging_dir();
+      write_set(s, "new");
+    } catch (const output_set::killed&) {
+    }
+    REQUIRE(fs::is_directory(stage));
+    const auto replaced = stage / std::string(output_set::replaced_dir);
+    auto c = contents(dir);
+    CHECK(c["trace.pftrace"] == "new:trace.pftrace");
+    CHECK(c["summary.txt"] == "old:summary.txt");  // not moved yet
+    if (d == tpuprof::io::durability::crash) {
+      CHECK(contents(replaced) ==
+            std::map<std::string, std::string>{{"trace.pftrace", "old:trace.pftrace"}});
+      CHECK(fs::equivalent(stage / "trace.pftrace", dir / "trace.pftrace"));
+    } else {
+      CHECK_FALSE(fs::exists(replaced));
+      CHECK_FALSE(fs::exists(stage / "trace.pftrace"));
+    }
+    output_set::recover(dir);
+    CHECK(contents(dir) == set_of("new"));
+    // an uninterrupted commit over the new set leaves no staging directory
+    {
+      output_set s(dir, {}, d);
+      write_set(s, "newer");
+    }
+    CHECK(contents(dir) == set_of("newer"));
+  }
+}

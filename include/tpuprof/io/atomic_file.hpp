@@ -1,6 +1,6 @@
 /// atomic_file: buffered output that appears under its final name only when
-/// committed (temp file + rename, fsync on request); a failure never leaves a
-/// half file.
+/// committed (temp file + rename, or a swap over an existing file; fsync on
+/// request); a failure never leaves a half file.
 #pragma once
 
 #include <unistd.h>
@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+
+#include <tpuprof/io/replace_file.hpp>
 
 namespace tpuprof::io {
 
@@ -31,8 +33,10 @@ class output_error : public std::runtime_error {
 /// (docs/reliability.md, "Durability").
 enum class durability : std::uint8_t { crash, power_loss };
 
-/// Writes to "<path>.tmp.<pid>" and renames to `path` in commit(). Destroying
-/// it uncommitted removes the temp file.
+/// Writes to "<path>.tmp.<pid>" and renames to `path` in commit() (for
+/// durability::crash, over an existing file: swaps the two and removes the
+/// old one, io/replace_file.hpp). Destroying it uncommitted removes the temp
+/// file.
 class atomic_file {
  public:
   explicit atomic_file(std::filesystem::path path, durability d = durability::crash)
@@ -70,6 +74,10 @@ class atomic_file {
     if (!ok) {
       std::filesystem::remove(tmp_, ec);
       throw output_error(path_.string() + ": write failed: " + std::strerror(e));
+    }
+    if (!sync_ && detail::exchange_into(tmp_, path_)) {
+      std::filesystem::remove(tmp_, ec);  // the old file, now under the temp name
+      return;
     }
     std::filesystem::rename(tmp_, path_, ec);
     if (ec) {

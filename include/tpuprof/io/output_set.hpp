@@ -1,7 +1,8 @@
 /// output_set: several output files that replace the previous run's files as
 /// one set. Files are written into a staging directory inside the output
 /// directory; commit() makes it the current set with one atomic rename (a
-/// journal naming the files), then moves each file into place. A run killed
+/// journal naming the files), then moves each file into place (swapping it
+/// with an existing one: io/replace_file.hpp). A run killed
 /// or failing before that rename leaves the old set untouched; after it, the
 /// staging directory and its journal stay and the next run finishes the
 /// commit (recover()), so the directory always ends up holding one complete
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include <tpuprof/io/atomic_file.hpp>
+#include <tpuprof/io/replace_file.hpp>
 
 namespace tpuprof::io {
 
@@ -50,6 +52,9 @@ class output_set {
   static constexpr std::string_view staging_prefix = ".tpuprof-staging.";
   static constexpr std::string_view journal_name = "COMMIT";
   static constexpr std::string_view lock_name = "LOCK";
+  /// In a staging directory: the files a commit replaced (no set name starts
+  /// with staging_prefix, so none collides).
+  static constexpr std::string_view replaced_dir = ".tpuprof-staging.replaced";
   /// First word of a journal's first line: "tpuprof-commit 1 <seq> <run id>".
   static constexpr std::string_view journal_magic = "tpuprof-commit 1";
 
@@ -132,6 +137,10 @@ class output_set {
       std::error_code ec;
       if (n.find('/') != std::string::npos)
         std::filesystem::create_directories((dir_ / n).parent_path(), ec);
+      if (!sync && swap_in(n)) {
+        step("moved:" + n);
+        continue;
+      }
       std::filesystem::rename(stage_ / n, dir_ / n, ec);
       if (ec) {
         lock_.reset();  // a committed set of a run that gave up: the next run rolls it forward
@@ -328,6 +337,23 @@ class output_set {
       ok = ok && !ec;
     }
     return ok;
+  }
+  /// Puts the staged `n` in the place of an existing OUT/n by swapping names
+  /// (io/replace_file.hpp: no ext4 writeback, for durability::crash). The swap
+  /// uses a second link of the staged file, so that the staging directory
+  /// still holds the new file under `n` and the old one only under
+  /// `replaced_dir`: a roll forward after a kill then renames the new file onto
+  /// itself (a no-op), never the old one back. False: rename instead.
+  bool swap_in(const std::string& n) const {
+    const auto to = dir_ / n;
+    if (!detail::is_regular_entry(to)) return false;  // the common case: nothing to replace
+    const auto spare = stage_ / std::string(replaced_dir) / n;
+    std::error_code ec;
+    std::filesystem::create_directories(spare.parent_path(), ec);
+    if (ec || ::link((stage_ / n).c_str(), spare.c_str()) != 0) return false;
+    if (detail::exchange_into(spare, to)) return true;  // the old file: removed with the stage
+    (void)::unlink(spare.c_str());
+    return false;
   }
   /// `base` and the subdirectories of it that hold files of the set.
   std::vector<std::filesystem::path> dirs_of(const std::filesystem::path& base) const {
