@@ -1,8 +1,8 @@
 /// exchange_into: puts a finished file in the place of an existing one by
 /// swapping the two names (renameat2 RENAME_EXCHANGE). Why: on ext4 (its
 /// default auto_da_alloc) a rename over an existing file starts writeback of
-/// the new file's data, to keep old-or-new across a power cut: 20 ms per
-/// 11 MB here, half of a 180 k-event convert. durability::crash promises what
+/// the new file's data, to keep old-or-new across a power cut: 13-20 ms per
+/// 11 MB here, a quarter of a 180 k-event convert. durability::crash promises what
 /// the page cache gives and no more, so it swaps instead: no writeback, and
 /// the old file is left under the new file's former name for the caller to
 /// remove (docs/reliability.md, "Replacing a file").
