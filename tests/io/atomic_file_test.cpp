@@ -92,3 +92,29 @@ TEST_CASE("atomic_file replaces an existing file, and only a file") {
     CHECK(entries == 2);  // the directory and target.txt: no temporary
   }
 }
+
+TEST_CASE("exchange_into swaps two regular files, and nothing else") {
+  // The primitive under atomic_file and output_set (io/replace_file.hpp).
+  namespace d = tpuprof::io::detail;
+  auto dir = fs::path(TPUPROF_TEST_TMP) / "exchange_into";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "a") << "new";
+  std::ofstream(dir / "b") << "old";
+  CHECK(d::exchange_into(dir / "a", dir / "b"));
+  CHECK(slurp(dir / "b") == "new");
+  CHECK(slurp(dir / "a") == "old");
+  // no target: nothing changes (the caller renames)
+  CHECK_FALSE(d::exchange_into(dir / "a", dir / "none"));
+  CHECK(slurp(dir / "a") == "old");
+  CHECK_FALSE(fs::exists(dir / "none"));
+  // a directory or a symlink in the way is not swapped
+  fs::create_directories(dir / "sub");
+  CHECK_FALSE(d::exchange_into(dir / "a", dir / "sub"));
+  CHECK(fs::is_directory(dir / "sub"));
+  fs::create_symlink("b", dir / "link");
+  CHECK_FALSE(d::exchange_into(dir / "a", dir / "link"));
+  CHECK(fs::is_symlink(dir / "link"));
+  CHECK(slurp(dir / "a") == "old");
+  CHECK(slurp(dir / "b") == "new");
+}

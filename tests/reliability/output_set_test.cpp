@@ -1,5 +1,6 @@
 // io::output_set: a killed run leaves the old complete set or the new complete
 // set (after the next run's recovery), never a mix; leftovers of dead runs go.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -120,48 +121,179 @@ TEST_CASE("output_set: a failed run keeps the old set; leftovers of dead runs ar
   CHECK(contents(dir) == set_of("old"));  // the uncommitted set s left nothing
 }
 
-TEST_CASE("output_set: a file of the old set is swapped out, so a roll forward never restores it") {
+TEST_CASE(
+    "output_set: a file of the old set is swapped out, and a roll forward never restores it") {
   // Over an existing file the commit swaps names through a second link of the
-  // staged file (no ext4 writeback; io/replace_file.hpp). Killed right after
-  // the first swap, the staging directory holds the new file under its name
-  // and the old one only under replaced_dir; the roll forward renames the new
-  // file onto itself. With durability::power_loss files are renamed.
+  // staged file (no ext4 writeback; io/replace_file.hpp), then unlinks the
+  // journaled name as a rename would. Killed between the swap and that unlink
+  // ("swapped:"), or after it ("moved:"), the old file is only under
+  // replaced_dir and the recovered set is the new one. With
+  // durability::power_loss files are renamed: no "swapped:" step, no replaced_dir.
   const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_swap";
-  for (auto d : {tpuprof::io::durability::crash, tpuprof::io::durability::power_loss}) {
-    CAPTURE(static_cast<int>(d));
-    fs::remove_all(dir);
-    {
-      output_set old(dir);
-      write_set(old, "old");
+  using tpuprof::io::durability;
+  for (auto d : {durability::crash, durability::power_loss}) {
+    for (const std::string kill : {"swapped:trace.pftrace", "moved:trace.pftrace"}) {
+      CAPTURE(static_cast<int>(d));
+      CAPTURE(kill);
+      fs::remove_all(dir);
+      {
+        output_set old(dir);
+        write_set(old, "old");
+      }
+      fs::path stage;
+      std::vector<std::string> seen;
+      try {
+        output_set s(
+            dir,
+            [&](std::string_view st) {
+              seen.emplace_back(st);
+              return st == kill;
+            },
+            d);
+        stage = s.staging_dir();
+        write_set(s, "new");
+      } catch (const output_set::killed&) {
+      }
+      if (d == durability::power_loss && kill.starts_with("swapped:")) {  // no such step: done
+        CHECK(std::find(seen.begin(), seen.end(), kill) == seen.end());
+        CHECK(contents(dir) == set_of("new"));
+        continue;
+      }
+      REQUIRE(fs::is_directory(stage));
+      const auto replaced = stage / std::string(output_set::replaced_dir);
+      auto c = contents(dir);
+      CHECK(c["summary.txt"] == "old:summary.txt");  // not moved yet
+      if (d == durability::crash) {
+        CHECK(seen.back() == kill);
+        CHECK(c["trace.pftrace"] == "new:trace.pftrace");
+        CHECK(contents(replaced) ==
+              std::map<std::string, std::string>{{"trace.pftrace", "old:trace.pftrace"}});
+        if (kill.starts_with("swapped:"))  // the journaled name is still there: the same file
+          CHECK(fs::equivalent(stage / "trace.pftrace", dir / "trace.pftrace"));
+        else
+          CHECK_FALSE(fs::exists(stage / "trace.pftrace"));
+      } else {
+        CHECK(std::find(seen.begin(), seen.end(), "swapped:trace.pftrace") == seen.end());
+        CHECK_FALSE(fs::exists(replaced));
+        if (kill.starts_with("moved:")) {
+          CHECK(c["trace.pftrace"] == "new:trace.pftrace");
+          CHECK_FALSE(fs::exists(stage / "trace.pftrace"));
+        }
+      }
+      output_set::recover(dir);
+      CHECK(contents(dir) == set_of("new"));
+      // an uninterrupted commit over the new set leaves no staging directory
+      {
+        output_set s(dir, {}, d);
+        write_set(s, "newer");
+      }
+      CHECK(contents(dir) == set_of("newer"));
     }
-    fs::path stage;
-    try {
-      output_set s(
-          dir, [&](std::string_view st) { return st == "moved:trace.pftrace"; }, d);
-      stage = s.staging_dir();
-      write_set(s, "new");
-    } catch (const output_set::killed&) {
-    }
-    REQUIRE(fs::is_directory(stage));
-    const auto replaced = stage / std::string(output_set::replaced_dir);
-    auto c = contents(dir);
-    CHECK(c["trace.pftrace"] == "new:trace.pftrace");
-    CHECK(c["summary.txt"] == "old:summary.txt");  // not moved yet
-    if (d == tpuprof::io::durability::crash) {
-      CHECK(contents(replaced) ==
-            std::map<std::string, std::string>{{"trace.pftrace", "old:trace.pftrace"}});
-      CHECK(fs::equivalent(stage / "trace.pftrace", dir / "trace.pftrace"));
-    } else {
-      CHECK_FALSE(fs::exists(replaced));
-      CHECK_FALSE(fs::exists(stage / "trace.pftrace"));
-    }
-    output_set::recover(dir);
-    CHECK(contents(dir) == set_of("new"));
-    // an uninterrupted commit over the new set leaves no staging directory
-    {
-      output_set s(dir, {}, d);
-      write_set(s, "newer");
-    }
-    CHECK(contents(dir) == set_of("newer"));
   }
+}
+
+TEST_CASE("output_set: a committed set kept by a failed move never lands again over a newer set") {
+  // Run A's commit swaps in trace.pftrace and summary.txt, then cannot move
+  // events.csv (a directory took its name): A keeps its staging directory and
+  // journal for a later run. Run B recovers (A stays: events.csv still
+  // blocked) and commits its own set. A later recovery must leave B's files
+  // (A's first two files were moved already; only events.csv is pending).
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_kept";
+  fs::remove_all(dir);
+  {
+    output_set old(dir);
+    write_set(old, "old");
+  }
+  fs::remove(dir / "events.csv");
+  fs::create_directories(dir / "events.csv" / "x");  // the obstacle
+  CHECK_THROWS_AS(
+      [&] {
+        output_set a(dir);
+        write_set(a, "A");
+      }(),
+      tpuprof::io::output_error);
+  {
+    output_set b(dir);  // recovers A: events.csv still blocked, A kept
+    for (const char* n : {"trace.pftrace", "summary.txt"}) {
+      tpuprof::io::atomic_file f(b.stage(n));
+      f.write(std::string("B:") + n);
+      f.commit();
+    }
+    b.commit();
+  }
+  auto c = contents(dir);
+  CHECK(c["trace.pftrace"] == "B:trace.pftrace");
+  CHECK(c["summary.txt"] == "B:summary.txt");
+  output_set::recover(dir);  // events.csv still blocked: A stays
+  c = contents(dir);
+  CHECK(c["trace.pftrace"] == "B:trace.pftrace");
+  CHECK(c["summary.txt"] == "B:summary.txt");
+  fs::remove_all(dir / "events.csv");  // the obstacle goes: A's last file lands, nothing else
+  output_set::recover(dir);
+  CHECK(contents(dir) == std::map<std::string, std::string>{{"trace.pftrace", "B:trace.pftrace"},
+                                                            {"summary.txt", "B:summary.txt"},
+                                                            {"events.csv", "A:events.csv"}});
+}
+
+TEST_CASE(
+    "output_set: of two runs, the later commit wins even if the earlier run died in its moves") {
+  // A commits first and is killed after its last swap (before unlinking the
+  // journaled name) or its last move, before removing its staging directory;
+  // B, started meanwhile, commits later. The next recovery must not put A's
+  // older files back over B's. (A file A had not moved yet still lands over
+  // B's: docs/reliability.md, "Limits".)
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_two";
+  using tpuprof::io::durability;
+  for (auto d : {durability::crash, durability::power_loss}) {
+    for (const std::string kill : {"swapped:events.csv", "moved:events.csv"}) {
+      CAPTURE(static_cast<int>(d));
+      CAPTURE(kill);
+      fs::remove_all(dir);
+      {
+        output_set old(dir);
+        write_set(old, "old");
+      }
+      output_set b(dir, {}, d);  // B starts while A is alive
+      for (const char* n : {"trace.pftrace", "summary.txt", "events.csv"}) {
+        tpuprof::io::atomic_file f(b.stage(n));
+        f.write(std::string("B:") + n);
+        f.commit();
+      }
+      try {
+        output_set a(
+            dir, [&](std::string_view st) { return st == kill; }, d);
+        write_set(a, "A");
+      } catch (const output_set::killed&) {
+      }
+      b.commit();
+      output_set::recover(dir);  // the next run
+      CHECK(contents(dir) == set_of("B"));
+    }
+  }
+}
+
+TEST_CASE("output_set: what a swap left under replaced_dir that is no file of ours stays") {
+  // A directory that took a file's name between the check and the swap, with
+  // the run killed before it swapped back, ends up under replaced_dir. The
+  // cleanup removes only regular files there: the user's directory and its
+  // contents stay, and so does the staging directory around them.
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_race";
+  fs::remove_all(dir);
+  const std::string id = "00c0ffee00c0ffee";
+  const auto stage = dir / (std::string(output_set::staging_prefix) + id);
+  const auto replaced = stage / std::string(output_set::replaced_dir);
+  fs::create_directories(replaced / "trace.pftrace");
+  std::ofstream(replaced / "trace.pftrace" / "keep") << "user data";
+  std::ofstream(replaced / "summary.txt") << "old:summary.txt";  // a swapped-out file of ours
+  std::ofstream(dir / "trace.pftrace") << "new:trace.pftrace";
+  std::ofstream(dir / "summary.txt") << "new:summary.txt";
+  std::ofstream(stage / "COMMIT") << output_set::journal_magic << " 1 " << id
+                                  << "\ntrace.pftrace\nsummary.txt\n";
+  output_set::recover(dir);
+  CHECK(fs::exists(replaced / "trace.pftrace" / "keep"));
+  CHECK_FALSE(fs::exists(replaced / "summary.txt"));
+  std::ifstream in(dir / "trace.pftrace");
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "new:trace.pftrace");
 }

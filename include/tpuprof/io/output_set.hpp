@@ -42,8 +42,9 @@ namespace tpuprof::io {
 class output_set {
  public:
   /// Fault injection for tests: called at every step ("stage:<name>",
-  /// ["synced:<name>",] "journal", "committed", "moved:<name>"
-  /// [, "synced-dirs"]; bracketed: durability::power_loss only); returning true stops the set
+  /// ["synced:<name>",] "journal", "committed", {"swapped:<name>",} "moved:<name>"
+  /// [, "synced-dirs"]; bracketed: durability::power_loss only; braced: a file
+  /// replaced by a swap, durability::crash only); returning true stops the set
   /// there as a killed process would (nothing is cleaned up, the lock goes).
   using fault_hook = std::function<bool(std::string_view step)>;
   /// Thrown by a step that the fault hook stopped.
@@ -153,8 +154,7 @@ class output_set {
       for (const auto& d : dirs_of(dir_)) sync_dir(d);
       step("synced-dirs");
     }
-    std::error_code ec;
-    std::filesystem::remove_all(stage_, ec);
+    remove_stage(stage_, names_);
     done_ = true;
   }
 
@@ -186,7 +186,7 @@ class output_set {
       if (!lock) continue;  // a live run's, or one we may not touch
       if (auto j = read_journal(s)) {
         committed.push_back({j->first, s, std::move(j->second), std::move(lock)});
-      } else {
+      } else if (!exists(s / std::string(replaced_dir))) {  // (a swap follows a journal)
         std::error_code rec;
         std::filesystem::remove_all(s, rec);  // uncommitted: the old set stays
       }
@@ -200,10 +200,7 @@ class output_set {
         continue;
       }
       failed.push_back(&c);  // complete: remove it and every older one that failed
-      for (const auto* f : failed) {
-        std::error_code rec;
-        std::filesystem::remove_all(f->path, rec);
-      }
+      for (const auto* f : failed) remove_stage(f->path, f->names);
       failed.clear();
     }
     if (!committed.empty()) sync_dir(dir);
@@ -329,7 +326,7 @@ class output_set {
                            const std::vector<std::string>& names) {
     bool ok = true;
     for (const auto& n : names) {
-      if (!is_file(stage / n)) continue;
+      if (!is_file(stage / n) || swapped_in(stage, n)) continue;  // moved already
       std::error_code ec;
       if (n.find('/') != std::string::npos)
         std::filesystem::create_directories((dir / n).parent_path(), ec);
@@ -340,20 +337,59 @@ class output_set {
   }
   /// Puts the staged `n` in the place of an existing OUT/n by swapping names
   /// (io/replace_file.hpp: no ext4 writeback, for durability::crash). The swap
-  /// uses a second link of the staged file, so that the staging directory
-  /// still holds the new file under `n` and the old one only under
-  /// `replaced_dir`: a roll forward after a kill then renames the new file onto
-  /// itself (a no-op), never the old one back. False: rename instead.
-  bool swap_in(const std::string& n) const {
+  /// goes through a second link of the staged file, `replaced_dir`/n, which
+  /// then names the old file; the journaled name is unlinked after it, as a
+  /// rename would have moved it. Killed in between, the journaled name is
+  /// still there, but swapped_in() tells the roll forward that it was moved
+  /// (it never moves an old file back, nor the new one over a newer set).
+  /// False: rename instead.
+  bool swap_in(const std::string& n) {
     const auto to = dir_ / n;
     if (!detail::is_regular_entry(to)) return false;  // the common case: nothing to replace
     const auto spare = stage_ / std::string(replaced_dir) / n;
     std::error_code ec;
     std::filesystem::create_directories(spare.parent_path(), ec);
     if (ec || ::link((stage_ / n).c_str(), spare.c_str()) != 0) return false;
-    if (detail::exchange_into(spare, to)) return true;  // the old file: removed with the stage
-    (void)::unlink(spare.c_str());
-    return false;
+    if (!detail::exchange_into(spare, to)) {
+      (void)::unlink(spare.c_str());
+      return false;
+    }
+    step("swapped:" + n);
+    (void)::unlink((stage_ / n).c_str());  // the old file stays under spare until remove_stage
+    return true;
+  }
+  /// Whether the staged `n` was swapped into place: `replaced_dir`/n is then
+  /// another file (the old one) than `n`; before the swap it is `n` itself.
+  static bool swapped_in(const std::filesystem::path& stage, const std::string& n) {
+    struct stat a {
+    }, b{};
+    return ::lstat((stage / std::string(replaced_dir) / n).c_str(), &a) == 0 &&
+           ::lstat((stage / n).c_str(), &b) == 0 && (a.st_ino != b.st_ino || a.st_dev != b.st_dev);
+  }
+  static bool exists(const std::filesystem::path& p) {
+    std::error_code ec;
+    return std::filesystem::symlink_status(p, ec).type() != std::filesystem::file_type::not_found;
+  }
+  /// Removes a staging directory of the set `names`. The files its swaps
+  /// replaced are unlinked one by one, regular files only: anything else under
+  /// `replaced_dir` is not ours (a directory that took a name between the
+  /// check and the swap, the process killed before it swapped back) and
+  /// stays, with the staging directory around it, for the user to see.
+  static void remove_stage(const std::filesystem::path& stage,
+                           const std::vector<std::string>& names) {
+    const auto r = stage / std::string(replaced_dir);
+    if (exists(r)) {
+      for (const auto& n : names)
+        if (detail::is_regular_entry(r / n)) (void)::unlink((r / n).c_str());
+      for (const auto& n : names)  // the directories made for "sub/name": deepest first
+        for (auto d = (r / n).parent_path(); d != r && d.native().size() > r.native().size();
+             d = d.parent_path())
+          (void)::rmdir(d.c_str());
+      (void)::rmdir(r.c_str());
+      if (exists(r)) return;  // not empty: something of the user's stays
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(stage, ec);
   }
   /// `base` and the subdirectories of it that hold files of the set.
   std::vector<std::filesystem::path> dirs_of(const std::filesystem::path& base) const {
