@@ -274,9 +274,12 @@ TEST_CASE(
 
 TEST_CASE("output_set: what a swap left under replaced_dir that is no file of ours stays") {
   // A directory that took a file's name between the check and the swap, with
-  // the run killed before it swapped back, ends up under replaced_dir. The
-  // cleanup removes only regular files there: the user's directory and its
-  // contents stay, and so does the staging directory around them.
+  // the run killed before it swapped back, ends up under replaced_dir, and
+  // the journaled name is still a link of the new file at OUT. The cleanup
+  // removes only regular files there: the user's directory and its contents
+  // stay, with the staging directory around them, but the set's journal and
+  // names go, so that it never rolls forward again (not even once the user
+  // took the directory away, over a newer set).
   const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_race";
   fs::remove_all(dir);
   const std::string id = "00c0ffee00c0ffee";
@@ -285,15 +288,32 @@ TEST_CASE("output_set: what a swap left under replaced_dir that is no file of ou
   fs::create_directories(replaced / "trace.pftrace");
   std::ofstream(replaced / "trace.pftrace" / "keep") << "user data";
   std::ofstream(replaced / "summary.txt") << "old:summary.txt";  // a swapped-out file of ours
-  std::ofstream(dir / "trace.pftrace") << "new:trace.pftrace";
-  std::ofstream(dir / "summary.txt") << "new:summary.txt";
+  std::ofstream(dir / "trace.pftrace") << "A:trace.pftrace";
+  fs::create_hard_link(dir / "trace.pftrace", stage / "trace.pftrace");
+  std::ofstream(dir / "summary.txt") << "A:summary.txt";
   std::ofstream(stage / "COMMIT") << output_set::journal_magic << " 1 " << id
                                   << "\ntrace.pftrace\nsummary.txt\n";
   output_set::recover(dir);
   CHECK(fs::exists(replaced / "trace.pftrace" / "keep"));
   CHECK_FALSE(fs::exists(replaced / "summary.txt"));
-  std::ifstream in(dir / "trace.pftrace");
-  std::string line;
-  std::getline(in, line);
-  CHECK(line == "new:trace.pftrace");
+  CHECK_FALSE(fs::exists(stage / "COMMIT"));
+  CHECK_FALSE(fs::exists(stage / "trace.pftrace"));
+  CHECK(contents(dir)["trace.pftrace"] == "A:trace.pftrace");
+  {
+    output_set b(dir);  // a newer set; the kept directory stays
+    for (const char* n : {"trace.pftrace", "summary.txt"}) {
+      tpuprof::io::atomic_file f(b.stage(n));
+      f.write(std::string("B:") + n);
+      f.commit();
+    }
+    b.commit();
+  }
+  CHECK(fs::exists(replaced / "trace.pftrace" / "keep"));
+  fs::rename(replaced / "trace.pftrace", dir / "rescued");  // the user takes it away
+  output_set::recover(dir);                                 // the staging directory goes
+  auto c = contents(dir);
+  CHECK(c.size() == 3);
+  CHECK(c["trace.pftrace"] == "B:trace.pftrace");
+  CHECK(c["summary.txt"] == "B:summary.txt");
+  CHECK(fs::exists(dir / "rescued" / "keep"));
 }

@@ -186,9 +186,8 @@ class output_set {
       if (!lock) continue;  // a live run's, or one we may not touch
       if (auto j = read_journal(s)) {
         committed.push_back({j->first, s, std::move(j->second), std::move(lock)});
-      } else if (!exists(s / std::string(replaced_dir))) {  // (a swap follows a journal)
-        std::error_code rec;
-        std::filesystem::remove_all(s, rec);  // uncommitted: the old set stays
+      } else {
+        remove_stage(s, {});  // uncommitted: the old set stays (a non-empty replaced_dir too)
       }
     }
     std::sort(committed.begin(), committed.end(),
@@ -374,7 +373,8 @@ class output_set {
   /// replaced are unlinked one by one, regular files only: anything else under
   /// `replaced_dir` is not ours (a directory that took a name between the
   /// check and the swap, the process killed before it swapped back) and
-  /// stays, with the staging directory around it, for the user to see.
+  /// stays, with the staging directory around it, for the user to see. The
+  /// set's journal and names go then, so that it is never rolled forward again.
   static void remove_stage(const std::filesystem::path& stage,
                            const std::vector<std::string>& names) {
     const auto r = stage / std::string(replaced_dir);
@@ -386,7 +386,11 @@ class output_set {
              d = d.parent_path())
           (void)::rmdir(d.c_str());
       (void)::rmdir(r.c_str());
-      if (exists(r)) return;  // not empty: something of the user's stays
+      if (exists(r)) {  // not empty: something of the user's stays; the set is done:
+        for (const auto& n : names) (void)::unlink((stage / n).c_str());  // never rolled again
+        (void)::unlink((stage / std::string(journal_name)).c_str());
+        return;
+      }
     }
     std::error_code ec;
     std::filesystem::remove_all(stage, ec);
