@@ -1,5 +1,6 @@
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include <doctest/doctest.h>
@@ -39,6 +40,9 @@ std::string slurp(const fs::path& p) {
   ss << in.rdbuf();
   return ss.str();
 }
+std::size_t entries(const fs::path& dir) {
+  return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {}));
+}
 }  // namespace
 
 TEST_CASE("atomic_file replaces an existing file, and only a file") {
@@ -62,9 +66,7 @@ TEST_CASE("atomic_file replaces an existing file, and only a file") {
     std::stringstream was;
     was << reader.rdbuf();
     CHECK(was.str() == "old contents");
-    std::size_t entries = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
-    CHECK(entries == 1);
+    CHECK(entries(dir) == 1);
 
     // a symlink in the way is replaced by the file; what it pointed to stays
     std::ofstream(dir / "target.txt") << "target";
@@ -87,9 +89,7 @@ TEST_CASE("atomic_file replaces an existing file, and only a file") {
     f.write("x");
     CHECK_THROWS_AS(f.commit(), tpuprof::io::output_error);
     CHECK(slurp(p / "keep") == "k");
-    entries = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
-    CHECK(entries == 2);  // the directory and target.txt: no temporary
+    CHECK(entries(dir) == 2);  // the directory and target.txt: no temporary
   }
 }
 

@@ -28,18 +28,33 @@ std::map<std::string, std::string> contents(const fs::path& dir) {
   return m;
 }
 
-void write_set(output_set& s, const std::string& tag) {
-  for (const char* n : {"trace.pftrace", "summary.txt", "events.csv"}) {
+const std::vector<std::string> all_names = {"trace.pftrace", "summary.txt", "events.csv"};
+
+/// Stages "<tag>:<name>" as each file `names` of `s` (not committed).
+void stage_files(output_set& s, const std::string& tag,
+                 const std::vector<std::string>& names = all_names) {
+  for (const auto& n : names) {
     tpuprof::io::atomic_file f(s.stage(n));
     f.write(tag + ":" + n);
     f.commit();
   }
+}
+
+void write_set(output_set& s, const std::string& tag) {
+  stage_files(s, tag);
   s.commit();
+}
+
+/// `dir` emptied, then holding the complete set "old".
+void fresh_old_set(const fs::path& dir) {
+  fs::remove_all(dir);
+  output_set old(dir);
+  write_set(old, "old");
 }
 
 std::map<std::string, std::string> set_of(const std::string& tag) {
   std::map<std::string, std::string> m;
-  for (const char* n : {"trace.pftrace", "summary.txt", "events.csv"}) m[n] = tag + ":" + n;
+  for (const auto& n : all_names) m[n] = tag + ":" + n;
   return m;
 }
 }  // namespace
@@ -51,11 +66,7 @@ TEST_CASE("output_set: a kill at every step leaves the old or the new complete s
       "committed",           "moved:trace.pftrace", "moved:summary.txt", "moved:events.csv"};
   for (std::size_t k = 0; k < steps.size(); ++k) {
     CAPTURE(steps[k]);
-    fs::remove_all(dir);
-    {
-      output_set old(dir);
-      write_set(old, "old");
-    }
+    fresh_old_set(dir);
     REQUIRE(contents(dir) == set_of("old"));
     std::vector<std::string> seen;
     bool killed = false;
@@ -89,11 +100,7 @@ TEST_CASE("output_set: a kill at every step leaves the old or the new complete s
 
 TEST_CASE("output_set: a failed run keeps the old set; leftovers of dead runs are removed") {
   const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set2";
-  fs::remove_all(dir);
-  {
-    output_set old(dir);
-    write_set(old, "old");
-  }
+  fresh_old_set(dir);
   try {
     output_set s(dir);
     tpuprof::io::atomic_file f(s.stage("trace.pftrace"));
@@ -135,11 +142,7 @@ TEST_CASE(
     for (const std::string kill : {"swapped:trace.pftrace", "moved:trace.pftrace"}) {
       CAPTURE(static_cast<int>(d));
       CAPTURE(kill);
-      fs::remove_all(dir);
-      {
-        output_set old(dir);
-        write_set(old, "old");
-      }
+      fresh_old_set(dir);
       fs::path stage;
       std::vector<std::string> seen;
       try {
@@ -199,11 +202,7 @@ TEST_CASE("output_set: a committed set kept by a failed move never lands again o
   // blocked) and commits its own set. A later recovery must leave B's files
   // (A's first two files were moved already; only events.csv is pending).
   const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_kept";
-  fs::remove_all(dir);
-  {
-    output_set old(dir);
-    write_set(old, "old");
-  }
+  fresh_old_set(dir);
   fs::remove(dir / "events.csv");
   fs::create_directories(dir / "events.csv" / "x");  // the obstacle
   CHECK_THROWS_AS(
@@ -214,11 +213,7 @@ TEST_CASE("output_set: a committed set kept by a failed move never lands again o
       tpuprof::io::output_error);
   {
     output_set b(dir);  // recovers A: events.csv still blocked, A kept
-    for (const char* n : {"trace.pftrace", "summary.txt"}) {
-      tpuprof::io::atomic_file f(b.stage(n));
-      f.write(std::string("B:") + n);
-      f.commit();
-    }
+    stage_files(b, "B", {"trace.pftrace", "summary.txt"});
     b.commit();
   }
   auto c = contents(dir);
@@ -248,17 +243,9 @@ TEST_CASE(
     for (const std::string kill : {"swapped:events.csv", "moved:events.csv"}) {
       CAPTURE(static_cast<int>(d));
       CAPTURE(kill);
-      fs::remove_all(dir);
-      {
-        output_set old(dir);
-        write_set(old, "old");
-      }
+      fresh_old_set(dir);
       output_set b(dir, {}, d);  // B starts while A is alive
-      for (const char* n : {"trace.pftrace", "summary.txt", "events.csv"}) {
-        tpuprof::io::atomic_file f(b.stage(n));
-        f.write(std::string("B:") + n);
-        f.commit();
-      }
+      stage_files(b, "B");
       try {
         output_set a(
             dir, [&](std::string_view st) { return st == kill; }, d);
@@ -301,11 +288,7 @@ TEST_CASE("output_set: what a swap left under replaced_dir that is no file of ou
   CHECK(contents(dir)["trace.pftrace"] == "A:trace.pftrace");
   {
     output_set b(dir);  // a newer set; the kept directory stays
-    for (const char* n : {"trace.pftrace", "summary.txt"}) {
-      tpuprof::io::atomic_file f(b.stage(n));
-      f.write(std::string("B:") + n);
-      f.commit();
-    }
+    stage_files(b, "B", {"trace.pftrace", "summary.txt"});
     b.commit();
   }
   CHECK(fs::exists(replaced / "trace.pftrace" / "keep"));

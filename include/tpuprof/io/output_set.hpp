@@ -287,10 +287,8 @@ class output_set {
     last = std::max(last + 1, now);
     return last;
   }
-  static bool is_file(const std::filesystem::path& p) {
-    std::error_code ec;
-    return std::filesystem::symlink_status(p, ec).type() == std::filesystem::file_type::regular;
-  }
+  /// A regular file itself (a symlink is not followed).
+  static bool is_file(const std::filesystem::path& p) { return detail::is_regular_entry(p); }
 
   /// The journal's sequence number and file names; nullopt when there is no
   /// well-formed journal of this directory's run (the run had not committed;
@@ -344,7 +342,7 @@ class output_set {
   /// False: rename instead.
   bool swap_in(const std::string& n) {
     const auto to = dir_ / n;
-    if (!detail::is_regular_entry(to)) return false;  // the common case: nothing to replace
+    if (!is_file(to)) return false;  // the common case: nothing to replace
     const auto spare = stage_ / std::string(replaced_dir) / n;
     std::error_code ec;
     std::filesystem::create_directories(spare.parent_path(), ec);
@@ -380,7 +378,7 @@ class output_set {
     const auto r = stage / std::string(replaced_dir);
     if (exists(r)) {
       for (const auto& n : names)
-        if (detail::is_regular_entry(r / n)) (void)::unlink((r / n).c_str());
+        if (is_file(r / n)) (void)::unlink((r / n).c_str());
       for (const auto& n : names)  // the directories made for "sub/name": deepest first
         for (auto d = (r / n).parent_path(); d != r && d.native().size() > r.native().size();
              d = d.parent_path())
