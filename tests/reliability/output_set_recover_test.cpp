@@ -196,7 +196,7 @@ TEST_CASE("output_set: a rename that fails after the commit point is finished by
   CHECK_FALSE(has_staging(dir));
 }
 
-TEST_CASE("output_set recovery rolls only the newest committed set forward") {
+TEST_CASE("output_set recovery rolls committed sets forward oldest first") {
   const auto dir = fresh("reliab_recover_order");
   const std::string magic(output_set::journal_magic);
   for (const auto& [id, seq] : {std::pair{"b2", "9"}, std::pair{"b1", "7"}}) {

@@ -17,25 +17,15 @@ namespace fs = std::filesystem;
 using tpuprof::io::output_set;
 
 namespace {
-/// The entries of `dir` (file -> bytes, directory -> "<dir>"), without the
-/// commit marks (marks() counts those).
 std::map<std::string, std::string> contents(const fs::path& dir) {
   std::map<std::string, std::string> m;
   for (const auto& e : fs::directory_iterator(dir)) {
-    if (e.path().filename().string().starts_with(output_set::committed_prefix)) continue;
     std::ifstream in(e.path(), std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
     m[e.path().filename().string()] = e.is_directory() ? "<dir>" : ss.str();
   }
   return m;
-}
-
-std::size_t marks(const fs::path& dir) {
-  std::size_t n = 0;
-  for (const auto& e : fs::directory_iterator(dir))
-    n += e.path().filename().string().starts_with(output_set::committed_prefix);
-  return n;
 }
 
 const std::vector<std::string> all_names = {"trace.pftrace", "summary.txt", "events.csv"};
@@ -106,7 +96,6 @@ TEST_CASE("output_set: a kill at every step leaves the old or the new complete s
   }
   CHECK(seen == steps);
   CHECK(contents(dir) == set_of("x"));
-  CHECK(marks(dir) == 0);  // a run alone in the directory leaves nothing but its set
 }
 
 TEST_CASE("output_set: a failed run keeps the old set; leftovers of dead runs are removed") {
@@ -211,9 +200,7 @@ TEST_CASE("output_set: a committed set kept by a failed move never lands again o
   // events.csv (a directory took its name): A keeps its staging directory and
   // journal for a later run. Run B recovers (A stays: events.csv still
   // blocked) and commits its own set. A later recovery must leave B's files
-  // (A's first two files were moved already; only events.csv is pending):
-  // B's commit marked its commit point (A's staging directory was there), so
-  // A, overtaken, is removed without ever moving its events.csv.
+  // (A's first two files were moved already; only events.csv is pending).
   const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_kept";
   fresh_old_set(dir);
   fs::remove(dir / "events.csv");
@@ -232,32 +219,28 @@ TEST_CASE("output_set: a committed set kept by a failed move never lands again o
   auto c = contents(dir);
   CHECK(c["trace.pftrace"] == "B:trace.pftrace");
   CHECK(c["summary.txt"] == "B:summary.txt");
-  CHECK(marks(dir) == 1);    // B's commit point: A's staging directory was there
-  output_set::recover(dir);  // events.csv still blocked; A, overtaken, goes all the same
+  output_set::recover(dir);  // events.csv still blocked: A stays
   c = contents(dir);
-  CHECK(c == std::map<std::string, std::string>{{"trace.pftrace", "B:trace.pftrace"},
-                                                {"summary.txt", "B:summary.txt"},
-                                                {"events.csv", "<dir>"}});
-  CHECK(marks(dir) == 0);
-  fs::remove_all(dir / "events.csv");  // the obstacle goes: nothing of A lands
+  CHECK(c["trace.pftrace"] == "B:trace.pftrace");
+  CHECK(c["summary.txt"] == "B:summary.txt");
+  fs::remove_all(dir / "events.csv");  // the obstacle goes: A's last file lands, nothing else
   output_set::recover(dir);
   CHECK(contents(dir) == std::map<std::string, std::string>{{"trace.pftrace", "B:trace.pftrace"},
-                                                            {"summary.txt", "B:summary.txt"}});
+                                                            {"summary.txt", "B:summary.txt"},
+                                                            {"events.csv", "A:events.csv"}});
 }
 
 TEST_CASE(
     "output_set: of two runs, the later commit wins even if the earlier run died in its moves") {
-  // A commits first and is killed at a swap (before unlinking the journaled
-  // name) or a move, before removing its staging directory; B, started
-  // meanwhile, commits later. The next recovery must not put A's older files
-  // back over B's: neither those A moved (after its last move, a roll
-  // forward would find them moved) nor those it had not moved yet (A's
-  // commit point is older than B's mark, .tpuprof-committed.<seq>).
+  // A commits first and is killed after its last swap (before unlinking the
+  // journaled name) or its last move, before removing its staging directory;
+  // B, started meanwhile, commits later. The next recovery must not put A's
+  // older files back over B's. (A file A had not moved yet still lands over
+  // B's: docs/reliability.md, "Limits".)
   const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_two";
   using tpuprof::io::durability;
   for (auto d : {durability::crash, durability::power_loss}) {
-    for (const std::string kill : {"committed", "swapped:trace.pftrace", "moved:trace.pftrace",
-                                   "moved:summary.txt", "swapped:events.csv", "moved:events.csv"}) {
+    for (const std::string kill : {"swapped:events.csv", "moved:events.csv"}) {
       CAPTURE(static_cast<int>(d));
       CAPTURE(kill);
       fresh_old_set(dir);
@@ -272,7 +255,6 @@ TEST_CASE(
       b.commit();
       output_set::recover(dir);  // the next run
       CHECK(contents(dir) == set_of("B"));
-      CHECK(marks(dir) == 0);  // no staging directory is left: neither is a mark
     }
   }
 }

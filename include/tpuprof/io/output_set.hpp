@@ -58,11 +58,6 @@ class output_set {
   static constexpr std::string_view replaced_dir = ".tpuprof-staging.replaced";
   /// First word of a journal's first line: "tpuprof-commit 1 <seq> <run id>".
   static constexpr std::string_view journal_magic = "tpuprof-commit 1";
-  /// An empty file `<dir>/.tpuprof-committed.<seq>`, made at a commit point
-  /// when another run's staging directory is there: a dead run's committed
-  /// set with an older <seq> was overtaken by this commit and is never rolled
-  /// forward. recover() removes the marks once no staging directory is left.
-  static constexpr std::string_view committed_prefix = ".tpuprof-committed.";
 
   /// Creates `dir`, recovers or removes what dead runs left there, and
   /// creates and locks this run's staging directory. `d`: what a committed set
@@ -129,15 +124,13 @@ class output_set {
       for (const auto& d : dirs_of(stage_)) sync_dir(d);
     }
     step("journal");
-    const std::uint64_t seq = new_seq();
     {
       atomic_file j(stage_ / std::string(journal_name),
                     durability_);  // the commit point: its rename
-      j.write(std::string(journal_magic) + " " + std::to_string(seq) + " " + run_ + "\n");
+      j.write(std::string(journal_magic) + " " + std::to_string(new_seq()) + " " + run_ + "\n");
       for (const auto& n : names_) j.write(n + "\n");
       j.commit();
     }
-    if (other_stages()) mark_committed(dir_, seq);
     if (sync) sync_dir(stage_);
     committed_ = true;
     step("committed");
@@ -165,16 +158,12 @@ class output_set {
     done_ = true;
   }
 
-  /// Finishes the newest committed set of a dead run in `dir` (moves its files
-  /// into place) when no later commit point is marked (committed_prefix), and
-  /// removes the other staging directories of dead runs: uncommitted ones, and
-  /// committed ones overtaken by a later commit. Touches nothing but
-  /// `.tpuprof-staging.<id>` directories (never through a symlink) whose lock
-  /// it can take, and the older `.tpuprof-committed.<seq>` files.
+  /// Finishes the committed sets of dead runs in `dir` (moves their files into
+  /// place, oldest commit first) and removes the uncommitted staging
+  /// directories of dead runs. Touches nothing but `.tpuprof-staging.<id>`
+  /// directories (never through a symlink) whose lock it can take.
   static void recover(const std::filesystem::path& dir) {
     std::vector<std::filesystem::path> stages;
-    std::vector<std::pair<std::uint64_t, std::filesystem::path>> marks;
-    std::uint64_t last = 0;  // the newest commit point marked
     std::error_code ec;
     std::filesystem::directory_iterator it(dir, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
@@ -184,10 +173,6 @@ class output_set {
           std::filesystem::symlink_status(it->path(), sec).type() ==
               std::filesystem::file_type::directory)
         stages.push_back(it->path());
-      if (const auto m = mark_seq(n); m && is_file(it->path())) {
-        marks.emplace_back(*m, it->path());
-        last = std::max(last, *m);
-      }
     }
     struct committed_stage {
       std::uint64_t seq;
@@ -196,41 +181,27 @@ class output_set {
       stage_lock lock;
     };
     std::vector<committed_stage> committed;
-    std::size_t left = 0;  // staging directories that stay
     for (const auto& s : stages) {
       auto lock = stage_lock::take(s);
-      if (!lock) {  // a live run's, or one we may not touch
-        ++left;
-        continue;
-      }
+      if (!lock) continue;  // a live run's, or one we may not touch
       if (auto j = read_journal(s)) {
-        if (j->first < last)  // overtaken by a later commit: never lands over it
-          remove_stage(s, j->second);
-        else
-          committed.push_back({j->first, s, std::move(j->second), std::move(lock)});
+        committed.push_back({j->first, s, std::move(j->second), std::move(lock)});
       } else {
         remove_stage(s, {});  // uncommitted: the old set stays (a non-empty replaced_dir too)
       }
     }
-    // Only the newest commit lands; the older ones were overtaken by it. One
-    // that cannot be completed stays for a later run (until a newer commit).
     std::sort(committed.begin(), committed.end(),
               [](const auto& a, const auto& b) { return a.seq < b.seq; });
-    if (!committed.empty()) {
-      const committed_stage& c = committed.back();
-      if (c.seq > last) {  // killed before its mark, or made none: no other run was there
-        last = c.seq;
-        if (left) mark_committed(dir, last);  // a live run's older set must not land over it
+    std::vector<const committed_stage*> failed;
+    for (const auto& c : committed) {
+      if (!roll_forward(dir, c.path, c.names)) {
+        failed.push_back(&c);  // kept for a later run, unless a newer set lands
+        continue;
       }
-      for (std::size_t i = 0; i + 1 < committed.size(); ++i)
-        remove_stage(committed[i].path, committed[i].names);
-      if (roll_forward(dir, c.path, c.names))
-        remove_stage(c.path, c.names);
-      else
-        ++left;
+      failed.push_back(&c);  // complete: remove it and every older one that failed
+      for (const auto* f : failed) remove_stage(f->path, f->names);
+      failed.clear();
     }
-    for (const auto& [m, p] : marks)  // a mark matters only to a staging directory older than it
-      if (m < last || !left) (void)::unlink(p.c_str());
     if (!committed.empty()) sync_dir(dir);
   }
 
@@ -290,8 +261,7 @@ class output_set {
       if (e == n.size()) break;
       b = e + 1;
     }
-    return !n.starts_with(staging_prefix) && !n.starts_with(committed_prefix) &&
-           n != journal_name && n != lock_name &&
+    return !n.starts_with(staging_prefix) && n != journal_name && n != lock_name &&
            !n.starts_with(std::string(journal_name) + ".tmp.");
   }
   /// Run ids are lowercase hex (new_run_id()), 1 to 32 digits.
@@ -316,33 +286,6 @@ class output_set {
                                        .count());
     last = std::max(last + 1, now);
     return last;
-  }
-  /// Marks the commit point `seq` in `dir` (best effort: without the mark, a
-  /// dead older set may still land: docs/reliability.md, "Limits").
-  static void mark_committed(const std::filesystem::path& dir, std::uint64_t seq) {
-    const auto p = dir / (std::string(committed_prefix) + std::to_string(seq));
-    const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd >= 0) ::close(fd);
-  }
-  /// Whether `dir_` holds another run's staging directory (live or dead).
-  bool other_stages() const {
-    std::error_code ec;
-    std::filesystem::directory_iterator it(dir_, ec), end;
-    for (; !ec && it != end; it.increment(ec)) {
-      const std::string n = it->path().filename().string();
-      if (n.starts_with(staging_prefix) && valid_run_id(n.substr(staging_prefix.size())) &&
-          it->path() != stage_)
-        return true;
-    }
-    return false;
-  }
-  /// The <seq> of a `.tpuprof-committed.<seq>` name (1 to 19 digits).
-  static std::optional<std::uint64_t> mark_seq(std::string_view n) {
-    if (!n.starts_with(committed_prefix)) return std::nullopt;
-    n.remove_prefix(committed_prefix.size());
-    if (n.empty() || n.size() > 19 || n.find_first_not_of("0123456789") != std::string_view::npos)
-      return std::nullopt;
-    return std::stoull(std::string(n));
   }
   /// A regular file itself (a symlink is not followed).
   static bool is_file(const std::filesystem::path& p) { return detail::is_regular_entry(p); }
