@@ -1,6 +1,7 @@
 // io::output_set: a killed run leaves the old complete set or the new complete
 // set (after the next run's recovery), never a mix; leftovers of dead runs go.
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,15 +18,25 @@ namespace fs = std::filesystem;
 using tpuprof::io::output_set;
 
 namespace {
+/// The entries of `dir` (file -> bytes, directory -> "<dir>"), but the marks
+/// of commit points (marks() counts them).
 std::map<std::string, std::string> contents(const fs::path& dir) {
   std::map<std::string, std::string> m;
   for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().filename().string().starts_with(output_set::mark_prefix)) continue;
     std::ifstream in(e.path(), std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
     m[e.path().filename().string()] = e.is_directory() ? "<dir>" : ss.str();
   }
   return m;
+}
+
+std::size_t marks(const fs::path& dir) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir))
+    n += e.path().filename().string().starts_with(output_set::mark_prefix);
+  return n;
 }
 
 const std::vector<std::string> all_names = {"trace.pftrace", "summary.txt", "events.csv"};
@@ -96,6 +107,7 @@ TEST_CASE("output_set: a kill at every step leaves the old or the new complete s
   }
   CHECK(seen == steps);
   CHECK(contents(dir) == set_of("x"));
+  CHECK(marks(dir) == 0);  // a run alone in its directory marks nothing
 }
 
 TEST_CASE("output_set: a failed run keeps the old set; leftovers of dead runs are removed") {
@@ -232,15 +244,17 @@ TEST_CASE("output_set: a committed set kept by a failed move never lands again o
 
 TEST_CASE(
     "output_set: of two runs, the later commit wins even if the earlier run died in its moves") {
-  // A commits first and is killed after its last swap (before unlinking the
-  // journaled name) or its last move, before removing its staging directory;
-  // B, started meanwhile, commits later. The next recovery must not put A's
-  // older files back over B's. (A file A had not moved yet still lands over
-  // B's: docs/reliability.md, "Limits".)
+  // A commits first and is killed at any step after its commit point; B,
+  // started meanwhile, commits later. The next recovery must not put A's
+  // older files back over B's: neither those A had moved (a roll forward
+  // finds them moved) nor those it had not (B's commit marked its commit
+  // point, as A's staging directory was there: A's files that B has too are
+  // skipped). The mark goes with A's staging directory.
   const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_two";
   using tpuprof::io::durability;
   for (auto d : {durability::crash, durability::power_loss}) {
-    for (const std::string kill : {"swapped:events.csv", "moved:events.csv"}) {
+    for (const std::string kill : {"committed", "swapped:trace.pftrace", "moved:trace.pftrace",
+                                   "moved:summary.txt", "swapped:events.csv", "moved:events.csv"}) {
       CAPTURE(static_cast<int>(d));
       CAPTURE(kill);
       fresh_old_set(dir);
@@ -255,8 +269,113 @@ TEST_CASE(
       b.commit();
       output_set::recover(dir);  // the next run
       CHECK(contents(dir) == set_of("B"));
+      CHECK(marks(dir) == 0);
     }
   }
+}
+
+TEST_CASE("output_set: an older committed set still lands the files a later commit does not have") {
+  // A (a convert) is killed after moving trace.pftrace; B, started meanwhile,
+  // writes report.html only (a `report -o` into the same directory) and
+  // completes. Recovery completes A: B overtook none of A's files.
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_names";
+  for (const std::string kill : {"committed", "moved:trace.pftrace"}) {
+    CAPTURE(kill);
+    fresh_old_set(dir);
+    output_set b(dir);
+    stage_files(b, "B", {"report.html"});
+    try {
+      output_set a(dir, [&](std::string_view st) { return st == kill; });
+      write_set(a, "A");
+    } catch (const output_set::killed&) {
+    }
+    b.commit();
+    CHECK(marks(dir) == 2);  // each commit point saw the other run's staging directory
+    output_set::recover(dir);
+    auto want = set_of("A");
+    want["report.html"] = "B:report.html";
+    CHECK(contents(dir) == want);
+    CHECK(marks(dir) == 0);
+  }
+}
+
+TEST_CASE("output_set: a live older run whose moves come after a later commit's skips its files") {
+  // A reaches its commit point; before A moves anything, B (started
+  // meanwhile) commits trace.pftrace and summary.txt and completes. A then
+  // leaves those two to B ("overtaken:") and moves events.csv. Killed at an
+  // overtaken file, A is completed the same way by the next recovery.
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_interleaved";
+  for (const std::string kill : {"", "overtaken:trace.pftrace", "overtaken:summary.txt"}) {
+    CAPTURE(kill);
+    fresh_old_set(dir);
+    std::vector<std::string> seen;
+    output_set b(dir);
+    stage_files(b, "B", {"trace.pftrace", "summary.txt"});
+    try {
+      output_set a(dir, [&](std::string_view st) {
+        seen.emplace_back(st);
+        if (st == "committed") b.commit();  // B's whole commit, between A's commit point and moves
+        return st == kill;
+      });
+      write_set(a, "A");
+    } catch (const output_set::killed&) {
+    }
+    output_set::recover(dir);
+    CHECK(contents(dir) == std::map<std::string, std::string>{{"trace.pftrace", "B:trace.pftrace"},
+                                                              {"summary.txt", "B:summary.txt"},
+                                                              {"events.csv", "A:events.csv"}});
+    CHECK(std::find(seen.begin(), seen.end(), "moved:trace.pftrace") == seen.end());
+    CHECK(marks(dir) == 0);
+  }
+}
+
+TEST_CASE("output_set: commits are ordered after every commit seen, whatever the clock") {
+  // A mark whose <seq> is a minute ahead of this clock (another host's, or a
+  // clock set back), kept by an older live committed run L: a new run N
+  // takes a <seq> after it, so a kill of N after its first move still
+  // completes N, and N's files are not skipped as overtaken.
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_lamport";
+  fresh_old_set(dir);
+  const auto now =
+      static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count());
+  const std::string id = "0badc0de0badc0de", ahead = std::to_string(now + 60'000'000'000ull);
+  std::ofstream(dir / (std::string(output_set::mark_prefix) + ahead + "." + id))
+      << output_set::journal_magic << " " << ahead << " " << id
+      << "\ntrace.pftrace\nsummary.txt\nevents.csv\n";
+  output_set live(dir);  // L: committed with an old <seq>, alive (its lock held)
+  const auto ls = live.staging_dir();
+  std::ofstream(ls / "COMMIT") << output_set::journal_magic << " 1 "
+                               << ls.filename().string().substr(output_set::staging_prefix.size())
+                               << "\n";
+  std::vector<std::string> seen;
+  try {
+    output_set n(dir, [&](std::string_view st) {
+      seen.emplace_back(st);
+      return st == "moved:trace.pftrace";
+    });
+    write_set(n, "N");
+  } catch (const output_set::killed&) {
+  }
+  CHECK(std::find(seen.begin(), seen.end(), "overtaken:summary.txt") == seen.end());
+  output_set::recover(dir);
+  CHECK(contents(dir).at("trace.pftrace") == "N:trace.pftrace");
+  CHECK(contents(dir).at("summary.txt") == "N:summary.txt");
+  CHECK(contents(dir).at("events.csv") == "N:events.csv");
+}
+
+TEST_CASE("output_set: a symlink named like a staging directory does not make a run mark") {
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_marklink";
+  fresh_old_set(dir);
+  fs::create_directory_symlink(dir.parent_path(),
+                               dir / (std::string(output_set::staging_prefix) + "abcdef"));
+  {
+    output_set s(dir);
+    write_set(s, "x");
+  }
+  CHECK(marks(dir) == 0);
+  CHECK(fs::is_symlink(dir / (std::string(output_set::staging_prefix) + "abcdef")));
 }
 
 TEST_CASE("output_set: what a swap left under replaced_dir that is no file of ours stays") {

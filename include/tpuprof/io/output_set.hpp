@@ -44,7 +44,8 @@ class output_set {
   /// Fault injection for tests: called at every step ("stage:<name>",
   /// ["synced:<name>",] "journal", "committed", {"swapped:<name>",} "moved:<name>"
   /// [, "synced-dirs"]; bracketed: durability::power_loss only; braced: a file
-  /// replaced by a swap, durability::crash only); returning true stops the set
+  /// replaced by a swap, durability::crash only; "overtaken:<name>" instead of
+  /// the move of a file that a later commit has); returning true stops the set
   /// there as a killed process would (nothing is cleaned up, the lock goes).
   using fault_hook = std::function<bool(std::string_view step)>;
   /// Thrown by a step that the fault hook stopped.
@@ -58,6 +59,12 @@ class output_set {
   static constexpr std::string_view replaced_dir = ".tpuprof-staging.replaced";
   /// First word of a journal's first line: "tpuprof-commit 1 <seq> <run id>".
   static constexpr std::string_view journal_magic = "tpuprof-commit 1";
+  /// `<dir>/.tpuprof-committed.<seq>.<run id>`: a hard link of a run's journal,
+  /// made at its commit point when another run's staging directory is there.
+  /// It outlives the staging directory, so that an older committed set never
+  /// moves a file this commit has too (recover(), commit()); recover()
+  /// removes it once no committed set older than it is left.
+  static constexpr std::string_view mark_prefix = ".tpuprof-committed.";
 
   /// Creates `dir`, recovers or removes what dead runs left there, and
   /// creates and locks this run's staging directory. `d`: what a committed set
@@ -124,17 +131,25 @@ class output_set {
       for (const auto& d : dirs_of(stage_)) sync_dir(d);
     }
     step("journal");
+    // After every commit seen here, whatever the clocks say (Lamport).
+    seq_ = new_seq(scan(dir_, stage_).max_seq + 1);
     {
       atomic_file j(stage_ / std::string(journal_name),
                     durability_);  // the commit point: its rename
-      j.write(std::string(journal_magic) + " " + std::to_string(new_seq()) + " " + run_ + "\n");
+      j.write(std::string(journal_magic) + " " + std::to_string(seq_) + " " + run_ + "\n");
       for (const auto& n : names_) j.write(n + "\n");
       j.commit();
     }
     if (sync) sync_dir(stage_);
+    if (!scan(dir_, stage_).stages.empty())  // another run's set may be older: mark this one
+      mark(dir_, stage_, seq_, run_, sync);
     committed_ = true;
     step("committed");
     for (const auto& n : names_) {
+      if (overtaken(n)) {  // a later commit has it (a run that moved first): leave it
+        step("overtaken:" + n);
+        continue;
+      }
       std::error_code ec;
       if (n.find('/') != std::string::npos)
         std::filesystem::create_directories((dir_ / n).parent_path(), ec);
@@ -159,49 +174,47 @@ class output_set {
   }
 
   /// Finishes the committed sets of dead runs in `dir` (moves their files into
-  /// place, oldest commit first) and removes the uncommitted staging
-  /// directories of dead runs. Touches nothing but `.tpuprof-staging.<id>`
-  /// directories (never through a symlink) whose lock it can take.
+  /// place, oldest commit first, except a file that a later commit also has)
+  /// and removes the uncommitted staging directories of dead runs, and the
+  /// marks (mark_prefix) that no committed set older than them needs. Touches
+  /// nothing but `.tpuprof-staging.<id>` directories (never through a symlink)
+  /// whose lock it can take, and those marks.
   static void recover(const std::filesystem::path& dir) {
-    std::vector<std::filesystem::path> stages;
-    std::error_code ec;
-    std::filesystem::directory_iterator it(dir, ec), end;
-    for (; !ec && it != end; it.increment(ec)) {
-      const std::string n = it->path().filename().string();
-      std::error_code sec;
-      if (n.starts_with(staging_prefix) && valid_run_id(n.substr(staging_prefix.size())) &&
-          std::filesystem::symlink_status(it->path(), sec).type() ==
-              std::filesystem::file_type::directory)
-        stages.push_back(it->path());
-    }
+    const dir_scan found = scan(dir);
     struct committed_stage {
-      std::uint64_t seq;
+      journal j;
       std::filesystem::path path;
-      std::vector<std::string> names;
       stage_lock lock;
     };
     std::vector<committed_stage> committed;
-    for (const auto& s : stages) {
-      auto lock = stage_lock::take(s);
-      if (!lock) continue;  // a live run's, or one we may not touch
-      if (auto j = read_journal(s)) {
-        committed.push_back({j->first, s, std::move(j->second), std::move(lock)});
-      } else {
-        remove_stage(s, {});  // uncommitted: the old set stays (a non-empty replaced_dir too)
-      }
-    }
-    std::sort(committed.begin(), committed.end(),
-              [](const auto& a, const auto& b) { return a.seq < b.seq; });
-    std::vector<const committed_stage*> failed;
-    for (const auto& c : committed) {
-      if (!roll_forward(dir, c.path, c.names)) {
-        failed.push_back(&c);  // kept for a later run, unless a newer set lands
+    std::vector<std::uint64_t> left;  // the journals' <seq> of the staging directories that stay
+    for (const auto& s : found.stages) {
+      auto lock = stage_lock::take(s.path);
+      if (!lock) {  // a live run's, or one we may not touch
+        if (s.j) left.push_back(s.j->seq);
         continue;
       }
-      failed.push_back(&c);  // complete: remove it and every older one that failed
-      for (const auto* f : failed) remove_stage(f->path, f->names);
-      failed.clear();
+      // Read again under the lock: the run may have committed since the scan.
+      const std::string id = s.path.filename().string().substr(staging_prefix.size());
+      if (auto j = read_journal(s.path / std::string(journal_name), id))
+        committed.push_back({std::move(*j), s.path, std::move(lock)});
+      else
+        remove_stage(s.path, {});  // uncommitted: the old set stays (a non-empty replaced_dir too)
     }
+    std::sort(committed.begin(), committed.end(),
+              [](const auto& a, const auto& b) { return a.j.seq < b.j.seq; });
+    for (const auto& c : committed) {
+      if (!roll_forward(dir, c.path, c.j.names, found.names_after(c.j.seq))) {
+        left.push_back(c.j.seq);  // kept for a later run (later commits' files skipped)
+        continue;
+      }
+      if (std::any_of(left.begin(), left.end(), [&](std::uint64_t q) { return q < c.j.seq; }))
+        mark(dir, c.path, c.j.seq, c.j.id, false);  // an older set stays: it must skip ours
+      remove_stage(c.path, c.j.names);
+    }
+    for (const auto& [path, m] : found.marks)  // needed only while an older set stays
+      if (std::none_of(left.begin(), left.end(), [&](std::uint64_t q) { return q < m.seq; }))
+        (void)::unlink(path.c_str());
     if (!committed.empty()) sync_dir(dir);
   }
 
@@ -261,8 +274,8 @@ class output_set {
       if (e == n.size()) break;
       b = e + 1;
     }
-    return !n.starts_with(staging_prefix) && n != journal_name && n != lock_name &&
-           !n.starts_with(std::string(journal_name) + ".tmp.");
+    return !n.starts_with(staging_prefix) && !n.starts_with(mark_prefix) && n != journal_name &&
+           n != lock_name && !n.starts_with(std::string(journal_name) + ".tmp.");
   }
   /// Run ids are lowercase hex (new_run_id()), 1 to 32 digits.
   static bool valid_run_id(std::string_view id) {
@@ -277,27 +290,94 @@ class output_set {
       for (std::uint32_t v = rd(), k = 0; k < 4; ++k, v >>= 4) id += hex[v & 15];
     return id;
   }
-  /// Orders commits: wall-clock nanoseconds, strictly increasing in a process.
-  static std::uint64_t new_seq() {
+  /// Orders commits: wall-clock nanoseconds, strictly increasing in a process
+  /// and at least `floor`.
+  static std::uint64_t new_seq(std::uint64_t floor) {
     static std::uint64_t last = 0;
     const auto now =
         static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                        std::chrono::system_clock::now().time_since_epoch())
                                        .count());
-    last = std::max(last + 1, now);
+    last = std::max({last + 1, now, floor});
     return last;
+  }
+  /// A journal (or a mark): its commit's <seq>, run id and file names.
+  struct journal {
+    std::uint64_t seq = 0;
+    std::string id;
+    std::vector<std::string> names;
+  };
+  /// What of ours `dir` holds: the staging directories (but `skip`) with their
+  /// journals, and the marks.
+  struct dir_scan {
+    struct stage {
+      std::filesystem::path path;
+      std::optional<journal> j;
+    };
+    std::vector<stage> stages;
+    std::vector<std::pair<std::filesystem::path, journal>> marks;
+    std::uint64_t max_seq = 0;  ///< of every journal and mark
+    /// The names of the commits after `seq` (their files must not be replaced
+    /// by an older set's).
+    std::vector<std::string> names_after(std::uint64_t seq) const {
+      std::vector<std::string> v;
+      for (const auto& s : stages)
+        if (s.j && s.j->seq > seq) v.insert(v.end(), s.j->names.begin(), s.j->names.end());
+      for (const auto& [p, m] : marks)
+        if (m.seq > seq) v.insert(v.end(), m.names.begin(), m.names.end());
+      return v;
+    }
+  };
+  static dir_scan scan(const std::filesystem::path& dir, const std::filesystem::path& skip = {}) {
+    dir_scan r;
+    std::error_code ec;
+    std::filesystem::directory_iterator it(dir, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const std::string n = it->path().filename().string();
+      std::error_code sec;
+      const auto type = std::filesystem::symlink_status(it->path(), sec).type();
+      if (n.starts_with(staging_prefix) && valid_run_id(n.substr(staging_prefix.size())) &&
+          type == std::filesystem::file_type::directory && it->path() != skip) {
+        auto j =
+            read_journal(it->path() / std::string(journal_name), n.substr(staging_prefix.size()));
+        if (j) r.max_seq = std::max(r.max_seq, j->seq);
+        r.stages.push_back({it->path(), std::move(j)});
+      } else if (n.starts_with(mark_prefix) && type == std::filesystem::file_type::regular) {
+        const std::string rest = n.substr(mark_prefix.size());  // "<seq>.<id>"
+        const auto dot = rest.find('.');
+        if (dot == std::string::npos) continue;
+        auto j = read_journal(it->path(), rest.substr(dot + 1));
+        if (!j || std::to_string(j->seq) != rest.substr(0, dot)) continue;
+        r.max_seq = std::max(r.max_seq, j->seq);
+        r.marks.emplace_back(it->path(), std::move(*j));
+      }
+    }
+    return r;
+  }
+  /// Links the journal of `stage` as the mark of commit `seq` of run `id`
+  /// (best effort: without it, docs/reliability.md "Limits" applies).
+  static void mark(const std::filesystem::path& dir, const std::filesystem::path& stage,
+                   std::uint64_t seq, const std::string& id, bool sync) {
+    const auto m = dir / (std::string(mark_prefix) + std::to_string(seq) + "." + id);
+    if (::link((stage / std::string(journal_name)).c_str(), m.c_str()) == 0 && sync) sync_dir(dir);
+  }
+  /// Whether a commit after this one has the file `n` (its mark is there).
+  bool overtaken(const std::string& n) const {
+    for (const auto& [p, m] : scan(dir_, stage_).marks)
+      if (m.seq > seq_ && std::find(m.names.begin(), m.names.end(), n) != m.names.end())
+        return true;
+    return false;
   }
   /// A regular file itself (a symlink is not followed).
   static bool is_file(const std::filesystem::path& p) { return detail::is_regular_entry(p); }
 
-  /// The journal's sequence number and file names; nullopt when there is no
-  /// well-formed journal of this directory's run (the run had not committed;
-  /// the journal is renamed into place whole, so a malformed one is not ours
-  /// and is never followed).
-  static std::optional<std::pair<std::uint64_t, std::vector<std::string>>> read_journal(
-      const std::filesystem::path& stage) {
-    const auto jp = stage / std::string(journal_name);
-    if (!is_file(jp)) return std::nullopt;
+  /// The journal (or mark) `jp` of run `id`; nullopt when it is not a
+  /// well-formed journal of that run (the run had not committed; the journal
+  /// is renamed into place whole, so a malformed one is not ours and is never
+  /// followed).
+  static std::optional<journal> read_journal(const std::filesystem::path& jp,
+                                             const std::string& id) {
+    if (!is_file(jp) || !valid_run_id(id)) return std::nullopt;
     std::ifstream j(jp, std::ios::binary);
     std::string line;
     if (!std::getline(j, line) || !line.starts_with(journal_magic) ||
@@ -306,24 +386,26 @@ class output_set {
     const std::string rest = line.substr(journal_magic.size() + 1);
     const auto sp = rest.find(' ');
     if (sp == std::string::npos || sp == 0 || sp > 19 ||
-        rest.find_first_not_of("0123456789") != sp ||
-        rest.substr(sp + 1) != stage.filename().string().substr(staging_prefix.size()))
+        rest.find_first_not_of("0123456789") != sp || rest.substr(sp + 1) != id)
       return std::nullopt;
-    std::pair<std::uint64_t, std::vector<std::string>> r{std::stoull(rest.substr(0, sp)), {}};
+    journal r{std::stoull(rest.substr(0, sp)), id, {}};
     while (std::getline(j, line)) {
       if (!valid_name(line)) return std::nullopt;
-      r.second.push_back(line);
+      r.names.push_back(line);
     }
     if (!j.eof()) return std::nullopt;
     return r;
   }
   /// Moves the journaled files still in the staging directory into `dir` (a
-  /// file already moved is skipped). False if one cannot be moved.
+  /// file already moved is skipped, and so is one a later commit has: in
+  /// `later`). False if one cannot be moved.
   static bool roll_forward(const std::filesystem::path& dir, const std::filesystem::path& stage,
-                           const std::vector<std::string>& names) {
+                           const std::vector<std::string>& names,
+                           const std::vector<std::string>& later) {
     bool ok = true;
     for (const auto& n : names) {
-      if (!is_file(stage / n) || swapped_in(stage, n)) continue;  // moved already
+      if (!is_file(stage / n) || swapped_in(stage, n)) continue;              // moved already
+      if (std::find(later.begin(), later.end(), n) != later.end()) continue;  // overtaken
       std::error_code ec;
       if (n.find('/') != std::string::npos)
         std::filesystem::create_directories((dir / n).parent_path(), ec);
@@ -421,6 +503,7 @@ class output_set {
   fault_hook hook_;
   durability durability_ = durability::crash;
   std::vector<std::string> names_;
+  std::uint64_t seq_ = 0;  ///< this commit's <seq> (commit())
   stage_lock lock_;
   bool done_ = false, dead_ = false, committed_ = false;
 };
