@@ -18,25 +18,15 @@ namespace fs = std::filesystem;
 using tpuprof::io::output_set;
 
 namespace {
-/// The entries of `dir` (file -> bytes, directory -> "<dir>"), but the marks
-/// of commit points (marks() counts them).
 std::map<std::string, std::string> contents(const fs::path& dir) {
   std::map<std::string, std::string> m;
   for (const auto& e : fs::directory_iterator(dir)) {
-    if (e.path().filename().string().starts_with(output_set::mark_prefix)) continue;
     std::ifstream in(e.path(), std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
     m[e.path().filename().string()] = e.is_directory() ? "<dir>" : ss.str();
   }
   return m;
-}
-
-std::size_t marks(const fs::path& dir) {
-  std::size_t n = 0;
-  for (const auto& e : fs::directory_iterator(dir))
-    n += e.path().filename().string().starts_with(output_set::mark_prefix);
-  return n;
 }
 
 const std::vector<std::string> all_names = {"trace.pftrace", "summary.txt", "events.csv"};
@@ -107,7 +97,6 @@ TEST_CASE("output_set: a kill at every step leaves the old or the new complete s
   }
   CHECK(seen == steps);
   CHECK(contents(dir) == set_of("x"));
-  CHECK(marks(dir) == 0);  // a run alone in its directory marks nothing
 }
 
 TEST_CASE("output_set: a failed run keeps the old set; leftovers of dead runs are removed") {
@@ -247,9 +236,9 @@ TEST_CASE(
   // A commits first and is killed at any step after its commit point; B,
   // started meanwhile, commits later. The next recovery must not put A's
   // older files back over B's: neither those A had moved (a roll forward
-  // finds them moved) nor those it had not (B's commit marked its commit
-  // point, as A's staging directory was there: A's files that B has too are
-  // skipped). The mark goes with A's staging directory.
+  // finds them moved) nor those it had not (at its commit point B left a
+  // notice, a link of its journal, in A's staging directory, which was there:
+  // A's files that B has too are skipped).
   const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_two";
   using tpuprof::io::durability;
   for (auto d : {durability::crash, durability::power_loss}) {
@@ -269,7 +258,6 @@ TEST_CASE(
       b.commit();
       output_set::recover(dir);  // the next run
       CHECK(contents(dir) == set_of("B"));
-      CHECK(marks(dir) == 0);
     }
   }
 }
@@ -290,12 +278,10 @@ TEST_CASE("output_set: an older committed set still lands the files a later comm
     } catch (const output_set::killed&) {
     }
     b.commit();
-    CHECK(marks(dir) == 2);  // each commit point saw the other run's staging directory
     output_set::recover(dir);
     auto want = set_of("A");
     want["report.html"] = "B:report.html";
     CHECK(contents(dir) == want);
-    CHECK(marks(dir) == 0);
   }
 }
 
@@ -325,30 +311,26 @@ TEST_CASE("output_set: a live older run whose moves come after a later commit's 
                                                               {"summary.txt", "B:summary.txt"},
                                                               {"events.csv", "A:events.csv"}});
     CHECK(std::find(seen.begin(), seen.end(), "moved:trace.pftrace") == seen.end());
-    CHECK(marks(dir) == 0);
   }
 }
 
 TEST_CASE("output_set: commits are ordered after every commit seen, whatever the clock") {
-  // A mark whose <seq> is a minute ahead of this clock (another host's, or a
-  // clock set back), kept by an older live committed run L: a new run N
-  // takes a <seq> after it, so a kill of N after its first move still
-  // completes N, and N's files are not skipped as overtaken.
+  // A live committed run L whose <seq> is a minute ahead of this clock
+  // (another host's, or a clock set back): a new run N takes a <seq> after
+  // it, so L's files do not overtake N's. Killed after its first move, N is
+  // completed by the next recovery; and L, told of N's commit, would leave
+  // N's files alone.
   const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_lamport";
   fresh_old_set(dir);
   const auto now =
       static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                      std::chrono::system_clock::now().time_since_epoch())
                                      .count());
-  const std::string id = "0badc0de0badc0de", ahead = std::to_string(now + 60'000'000'000ull);
-  std::ofstream(dir / (std::string(output_set::mark_prefix) + ahead + "." + id))
-      << output_set::journal_magic << " " << ahead << " " << id
-      << "\ntrace.pftrace\nsummary.txt\nevents.csv\n";
-  output_set live(dir);  // L: committed with an old <seq>, alive (its lock held)
+  output_set live(dir);  // L: its lock held
   const auto ls = live.staging_dir();
-  std::ofstream(ls / "COMMIT") << output_set::journal_magic << " 1 "
-                               << ls.filename().string().substr(output_set::staging_prefix.size())
-                               << "\n";
+  const std::string lid = ls.filename().string().substr(output_set::staging_prefix.size());
+  std::ofstream(ls / "COMMIT") << output_set::journal_magic << " " << now + 60'000'000'000ull << " "
+                               << lid << "\ntrace.pftrace\nsummary.txt\nevents.csv\n";
   std::vector<std::string> seen;
   try {
     output_set n(dir, [&](std::string_view st) {
@@ -358,24 +340,34 @@ TEST_CASE("output_set: commits are ordered after every commit seen, whatever the
     write_set(n, "N");
   } catch (const output_set::killed&) {
   }
-  CHECK(std::find(seen.begin(), seen.end(), "overtaken:summary.txt") == seen.end());
-  output_set::recover(dir);
-  CHECK(contents(dir).at("trace.pftrace") == "N:trace.pftrace");
-  CHECK(contents(dir).at("summary.txt") == "N:summary.txt");
-  CHECK(contents(dir).at("events.csv") == "N:events.csv");
+  CHECK(std::find(seen.begin(), seen.end(), "moved:trace.pftrace") != seen.end());
+  output_set::recover(dir);  // L is alive: only N is rolled forward
+  auto c = contents(dir);
+  CHECK(c["trace.pftrace"] == "N:trace.pftrace");
+  CHECK(c["summary.txt"] == "N:summary.txt");
+  CHECK(c["events.csv"] == "N:events.csv");
+  std::size_t notices = 0;  // N's commit point told L
+  for (const auto& e : fs::directory_iterator(ls))
+    notices += e.path().filename().string().starts_with(output_set::notice_prefix);
+  CHECK(notices == 1);
 }
 
-TEST_CASE("output_set: a symlink named like a staging directory does not make a run mark") {
-  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_marklink";
+TEST_CASE("output_set: a notice is never left through a symlink named like a staging directory") {
+  const auto dir = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_noticelink";
+  const auto target = fs::path(TPUPROF_TEST_TMP) / "reliab_output_set_noticelink_target";
+  fs::remove_all(target);
+  fs::create_directories(target);
   fresh_old_set(dir);
-  fs::create_directory_symlink(dir.parent_path(),
-                               dir / (std::string(output_set::staging_prefix) + "abcdef"));
+  const auto link = dir / (std::string(output_set::staging_prefix) + "abcdef");
+  fs::create_directory_symlink(target, link);
   {
     output_set s(dir);
     write_set(s, "x");
   }
-  CHECK(marks(dir) == 0);
-  CHECK(fs::is_symlink(dir / (std::string(output_set::staging_prefix) + "abcdef")));
+  CHECK(fs::is_empty(target));
+  CHECK(fs::is_symlink(link));
+  fs::remove(link);
+  CHECK(contents(dir) == set_of("x"));
 }
 
 TEST_CASE("output_set: what a swap left under replaced_dir that is no file of ours stays") {

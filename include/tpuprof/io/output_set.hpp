@@ -31,6 +31,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -59,12 +60,11 @@ class output_set {
   static constexpr std::string_view replaced_dir = ".tpuprof-staging.replaced";
   /// First word of a journal's first line: "tpuprof-commit 1 <seq> <run id>".
   static constexpr std::string_view journal_magic = "tpuprof-commit 1";
-  /// `<dir>/.tpuprof-committed.<seq>.<run id>`: a hard link of a run's journal,
-  /// made at its commit point when another run's staging directory is there.
-  /// It outlives the staging directory, so that an older committed set never
-  /// moves a file this commit has too (recover(), commit()); recover()
-  /// removes it once no committed set older than it is left.
-  static constexpr std::string_view mark_prefix = ".tpuprof-committed.";
+  /// In a staging directory: `.tpuprof-staging.later.<seq>.<run id>`, a hard
+  /// link of the journal of a commit made while this directory was there. Its
+  /// files are not moved by this set (commit(), recover()): the later commit
+  /// places them. It goes with the directory.
+  static constexpr std::string_view notice_prefix = ".tpuprof-staging.later.";
 
   /// Creates `dir`, recovers or removes what dead runs left there, and
   /// creates and locks this run's staging directory. `d`: what a committed set
@@ -76,7 +76,7 @@ class output_set {
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);
     if (ec) throw output_error(dir_.string() + ": cannot create: " + ec.message());
-    recover(dir_);
+    seen_ = recover_seen(dir_);
     for (int attempt = 0; attempt < 16 && !lock_; ++attempt) {
       run_ = new_run_id();
       stage_ = dir_ / (std::string(staging_prefix) + run_);
@@ -131,8 +131,9 @@ class output_set {
       for (const auto& d : dirs_of(stage_)) sync_dir(d);
     }
     step("journal");
-    // After every commit seen here, whatever the clocks say (Lamport).
-    seq_ = new_seq(scan(dir_, stage_).max_seq + 1);
+    // After every commit this run saw, whatever the clocks say (Lamport).
+    for (const auto& j : notices(stage_)) seen_ = std::max(seen_, j.seq);
+    seq_ = new_seq(seen_ + 1);
     {
       atomic_file j(stage_ / std::string(journal_name),
                     durability_);  // the commit point: its rename
@@ -141,12 +142,13 @@ class output_set {
       j.commit();
     }
     if (sync) sync_dir(stage_);
-    if (!scan(dir_, stage_).stages.empty())  // another run's set may be older: mark this one
-      mark(dir_, stage_, seq_, run_, sync);
+    // Every other set here may be older and still move files: it must leave ours.
+    for (const auto& o : scan(dir_, stage_).stages) notify(o.path, stage_, seq_, run_, sync);
     committed_ = true;
     step("committed");
     for (const auto& n : names_) {
-      if (overtaken(n)) {  // a later commit has it (a run that moved first): leave it
+      if (overtaken(stage_, seq_, run_,
+                    n)) {  // a later commit has it (a run that moved first): leave it
         step("overtaken:" + n);
         continue;
       }
@@ -175,48 +177,10 @@ class output_set {
 
   /// Finishes the committed sets of dead runs in `dir` (moves their files into
   /// place, oldest commit first, except a file that a later commit also has)
-  /// and removes the uncommitted staging directories of dead runs, and the
-  /// marks (mark_prefix) that no committed set older than them needs. Touches
-  /// nothing but `.tpuprof-staging.<id>` directories (never through a symlink)
-  /// whose lock it can take, and those marks.
-  static void recover(const std::filesystem::path& dir) {
-    const dir_scan found = scan(dir);
-    struct committed_stage {
-      journal j;
-      std::filesystem::path path;
-      stage_lock lock;
-    };
-    std::vector<committed_stage> committed;
-    std::vector<std::uint64_t> left;  // the journals' <seq> of the staging directories that stay
-    for (const auto& s : found.stages) {
-      auto lock = stage_lock::take(s.path);
-      if (!lock) {  // a live run's, or one we may not touch
-        if (s.j) left.push_back(s.j->seq);
-        continue;
-      }
-      // Read again under the lock: the run may have committed since the scan.
-      const std::string id = s.path.filename().string().substr(staging_prefix.size());
-      if (auto j = read_journal(s.path / std::string(journal_name), id))
-        committed.push_back({std::move(*j), s.path, std::move(lock)});
-      else
-        remove_stage(s.path, {});  // uncommitted: the old set stays (a non-empty replaced_dir too)
-    }
-    std::sort(committed.begin(), committed.end(),
-              [](const auto& a, const auto& b) { return a.j.seq < b.j.seq; });
-    for (const auto& c : committed) {
-      if (!roll_forward(dir, c.path, c.j.names, found.names_after(c.j.seq))) {
-        left.push_back(c.j.seq);  // kept for a later run (later commits' files skipped)
-        continue;
-      }
-      if (std::any_of(left.begin(), left.end(), [&](std::uint64_t q) { return q < c.j.seq; }))
-        mark(dir, c.path, c.j.seq, c.j.id, false);  // an older set stays: it must skip ours
-      remove_stage(c.path, c.j.names);
-    }
-    for (const auto& [path, m] : found.marks)  // needed only while an older set stays
-      if (std::none_of(left.begin(), left.end(), [&](std::uint64_t q) { return q < m.seq; }))
-        (void)::unlink(path.c_str());
-    if (!committed.empty()) sync_dir(dir);
-  }
+  /// and removes the uncommitted staging directories of dead runs. Touches
+  /// nothing but `.tpuprof-staging.<id>` directories (never through a
+  /// symlink) whose lock it can take.
+  static void recover(const std::filesystem::path& dir) { (void)recover_seen(dir); }
 
  private:
   /// An flock on `<stage>/LOCK`, held as long as this object lives.
@@ -274,8 +238,8 @@ class output_set {
       if (e == n.size()) break;
       b = e + 1;
     }
-    return !n.starts_with(staging_prefix) && !n.starts_with(mark_prefix) && n != journal_name &&
-           n != lock_name && !n.starts_with(std::string(journal_name) + ".tmp.");
+    return !n.starts_with(staging_prefix) && n != journal_name && n != lock_name &&
+           !n.starts_with(std::string(journal_name) + ".tmp.");
   }
   /// Run ids are lowercase hex (new_run_id()), 1 to 32 digits.
   static bool valid_run_id(std::string_view id) {
@@ -291,42 +255,36 @@ class output_set {
     return id;
   }
   /// Orders commits: wall-clock nanoseconds, strictly increasing in a process
-  /// and at least `floor`.
+  /// and at least `floor`; at most 19 digits (read_journal).
   static std::uint64_t new_seq(std::uint64_t floor) {
     static std::uint64_t last = 0;
     const auto now =
         static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                        std::chrono::system_clock::now().time_since_epoch())
                                        .count());
-    last = std::max({last + 1, now, floor});
+    constexpr std::uint64_t most = 9'999'999'999'999'999'999ull;
+    last = std::min(most, std::max({last + 1, now, floor}));
     return last;
   }
-  /// A journal (or a mark): its commit's <seq>, run id and file names.
+  /// A journal (or a notice): its commit's <seq>, run id and file names.
   struct journal {
     std::uint64_t seq = 0;
     std::string id;
     std::vector<std::string> names;
+    /// Whether this commit comes after `o` (<seq>, then run id: a total order).
+    bool after(const journal& o) const { return std::tie(seq, id) > std::tie(o.seq, o.id); }
+    bool has(const std::string& n) const {
+      return std::find(names.begin(), names.end(), n) != names.end();
+    }
   };
-  /// What of ours `dir` holds: the staging directories (but `skip`) with their
-  /// journals, and the marks.
+  /// The staging directories in `dir` (but `skip`, never through a symlink)
+  /// with their journals.
   struct dir_scan {
     struct stage {
       std::filesystem::path path;
       std::optional<journal> j;
     };
     std::vector<stage> stages;
-    std::vector<std::pair<std::filesystem::path, journal>> marks;
-    std::uint64_t max_seq = 0;  ///< of every journal and mark
-    /// The names of the commits after `seq` (their files must not be replaced
-    /// by an older set's).
-    std::vector<std::string> names_after(std::uint64_t seq) const {
-      std::vector<std::string> v;
-      for (const auto& s : stages)
-        if (s.j && s.j->seq > seq) v.insert(v.end(), s.j->names.begin(), s.j->names.end());
-      for (const auto& [p, m] : marks)
-        if (m.seq > seq) v.insert(v.end(), m.names.begin(), m.names.end());
-      return v;
-    }
   };
   static dir_scan scan(const std::filesystem::path& dir, const std::filesystem::path& skip = {}) {
     dir_scan r;
@@ -334,44 +292,97 @@ class output_set {
     std::filesystem::directory_iterator it(dir, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
       const std::string n = it->path().filename().string();
+      if (!n.starts_with(staging_prefix) || !valid_run_id(n.substr(staging_prefix.size())) ||
+          it->path() == skip)
+        continue;  // the name first: no lstat for the user's entries
       std::error_code sec;
-      const auto type = std::filesystem::symlink_status(it->path(), sec).type();
-      if (n.starts_with(staging_prefix) && valid_run_id(n.substr(staging_prefix.size())) &&
-          type == std::filesystem::file_type::directory && it->path() != skip) {
-        auto j =
-            read_journal(it->path() / std::string(journal_name), n.substr(staging_prefix.size()));
-        if (j) r.max_seq = std::max(r.max_seq, j->seq);
-        r.stages.push_back({it->path(), std::move(j)});
-      } else if (n.starts_with(mark_prefix) && type == std::filesystem::file_type::regular) {
-        const std::string rest = n.substr(mark_prefix.size());  // "<seq>.<id>"
-        const auto dot = rest.find('.');
-        if (dot == std::string::npos) continue;
-        auto j = read_journal(it->path(), rest.substr(dot + 1));
-        if (!j || std::to_string(j->seq) != rest.substr(0, dot)) continue;
-        r.max_seq = std::max(r.max_seq, j->seq);
-        r.marks.emplace_back(it->path(), std::move(*j));
-      }
+      if (std::filesystem::symlink_status(it->path(), sec).type() !=
+          std::filesystem::file_type::directory)
+        continue;
+      r.stages.push_back({it->path(), read_journal(it->path() / std::string(journal_name),
+                                                   n.substr(staging_prefix.size()))});
     }
     return r;
   }
-  /// Links the journal of `stage` as the mark of commit `seq` of run `id`
-  /// (best effort: without it, docs/reliability.md "Limits" applies).
-  static void mark(const std::filesystem::path& dir, const std::filesystem::path& stage,
-                   std::uint64_t seq, const std::string& id, bool sync) {
-    const auto m = dir / (std::string(mark_prefix) + std::to_string(seq) + "." + id);
-    if (::link((stage / std::string(journal_name)).c_str(), m.c_str()) == 0 && sync) sync_dir(dir);
+  /// The notices in `stage`: the journals of the commits made while it was there.
+  static std::vector<journal> notices(const std::filesystem::path& stage) {
+    std::vector<journal> v;
+    std::error_code ec;
+    std::filesystem::directory_iterator it(stage, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const std::string n = it->path().filename().string();
+      if (!n.starts_with(notice_prefix)) continue;
+      const std::string rest = n.substr(notice_prefix.size());  // "<seq>.<id>"
+      const auto dot = rest.find('.');
+      if (dot == std::string::npos) continue;
+      auto j = read_journal(it->path(), rest.substr(dot + 1));
+      if (j && std::to_string(j->seq) == rest.substr(0, dot)) v.push_back(std::move(*j));
+    }
+    return v;
   }
-  /// Whether a commit after this one has the file `n` (its mark is there).
-  bool overtaken(const std::string& n) const {
-    for (const auto& [p, m] : scan(dir_, stage_).marks)
-      if (m.seq > seq_ && std::find(m.names.begin(), m.names.end(), n) != m.names.end())
-        return true;
+  /// Tells the set staged in `other` of commit `seq` of run `id` (whose journal
+  /// is in `stage`): a hard link of that journal (best effort: without it,
+  /// docs/reliability.md "Limits" applies).
+  static void notify(const std::filesystem::path& other, const std::filesystem::path& stage,
+                     std::uint64_t seq, const std::string& id, bool sync) {
+    const auto m = other / (std::string(notice_prefix) + std::to_string(seq) + "." + id);
+    if (::link((stage / std::string(journal_name)).c_str(), m.c_str()) == 0 && sync)
+      sync_dir(other);
+  }
+  /// Whether a commit after `self` (<seq>, run id) has the file `n`: its
+  /// notice is in `stage`.
+  static bool overtaken(const std::filesystem::path& stage, std::uint64_t seq,
+                        const std::string& id, const std::string& n) {
+    const journal self{seq, id, {}};
+    for (const auto& j : notices(stage))
+      if (j.after(self) && j.has(n)) return true;
     return false;
+  }
+  /// recover(); returns the highest <seq> of the journals it saw.
+  static std::uint64_t recover_seen(const std::filesystem::path& dir) {
+    const dir_scan found = scan(dir);
+    struct committed_stage {
+      journal j;
+      std::filesystem::path path;
+      stage_lock lock;
+    };
+    std::vector<committed_stage> committed;
+    std::uint64_t seen = 0;
+    for (const auto& s : found.stages) {
+      if (s.j) seen = std::max(seen, s.j->seq);
+      auto lock = stage_lock::take(s.path);
+      if (!lock) continue;  // a live run's, or one we may not touch
+      // Read again under the lock: the run may have committed since the scan.
+      const std::string id = s.path.filename().string().substr(staging_prefix.size());
+      if (auto j = read_journal(s.path / std::string(journal_name), id))
+        committed.push_back({std::move(*j), s.path, std::move(lock)});
+      else
+        remove_stage(s.path, {});  // uncommitted: the old set stays (a non-empty replaced_dir too)
+    }
+    std::sort(committed.begin(), committed.end(),
+              [](const auto& a, const auto& b) { return b.j.after(a.j); });
+    std::vector<const committed_stage*> failed;
+    for (const auto& c : committed) {
+      seen = std::max(seen, c.j.seq);
+      // The sets here may be older than c and must leave its files (c may
+      // have been killed before it told them).
+      for (const auto& o : found.stages)
+        if (o.path != c.path) notify(o.path, c.path, c.j.seq, c.j.id, false);
+      if (!roll_forward(dir, c.path, c.j, found)) {
+        failed.push_back(&c);  // kept for a later run, unless a newer set lands
+        continue;
+      }
+      failed.push_back(&c);  // complete: remove it and every older one that failed
+      for (const auto* f : failed) remove_stage(f->path, f->j.names);
+      failed.clear();
+    }
+    if (!committed.empty()) sync_dir(dir);
+    return seen;
   }
   /// A regular file itself (a symlink is not followed).
   static bool is_file(const std::filesystem::path& p) { return detail::is_regular_entry(p); }
 
-  /// The journal (or mark) `jp` of run `id`; nullopt when it is not a
+  /// The journal (or notice) `jp` of run `id`; nullopt when it is not a
   /// well-formed journal of that run (the run had not committed; the journal
   /// is renamed into place whole, so a malformed one is not ours and is never
   /// followed).
@@ -396,16 +407,19 @@ class output_set {
     if (!j.eof()) return std::nullopt;
     return r;
   }
-  /// Moves the journaled files still in the staging directory into `dir` (a
-  /// file already moved is skipped, and so is one a later commit has: in
-  /// `later`). False if one cannot be moved.
+  /// Moves the journaled files of the set `j` still in `stage` into `dir` (a
+  /// file already moved is skipped, and so is one that a later commit has: a
+  /// journal of `found`, or a notice in `stage`, looked at again before each
+  /// move). False if one cannot be moved.
   static bool roll_forward(const std::filesystem::path& dir, const std::filesystem::path& stage,
-                           const std::vector<std::string>& names,
-                           const std::vector<std::string>& later) {
+                           const journal& j, const dir_scan& found) {
     bool ok = true;
-    for (const auto& n : names) {
-      if (!is_file(stage / n) || swapped_in(stage, n)) continue;              // moved already
-      if (std::find(later.begin(), later.end(), n) != later.end()) continue;  // overtaken
+    for (const auto& n : j.names) {
+      if (!is_file(stage / n) || swapped_in(stage, n)) continue;  // moved already
+      if (std::any_of(found.stages.begin(), found.stages.end(),
+                      [&](const auto& o) { return o.j && o.j->after(j) && o.j->has(n); }) ||
+          overtaken(stage, j.seq, j.id, n))
+        continue;  // a later commit's: it places the file
       std::error_code ec;
       if (n.find('/') != std::string::npos)
         std::filesystem::create_directories((dir / n).parent_path(), ec);
@@ -503,7 +517,8 @@ class output_set {
   fault_hook hook_;
   durability durability_ = durability::crash;
   std::vector<std::string> names_;
-  std::uint64_t seq_ = 0;  ///< this commit's <seq> (commit())
+  std::uint64_t seq_ = 0;   ///< this commit's <seq> (commit())
+  std::uint64_t seen_ = 0;  ///< the highest <seq> of the journals this run saw
   stage_lock lock_;
   bool done_ = false, dead_ = false, committed_ = false;
 };
