@@ -60,11 +60,12 @@ class output_set {
   static constexpr std::string_view replaced_dir = ".tpuprof-staging.replaced";
   /// First word of a journal's first line: "tpuprof-commit 1 <seq> <run id>".
   static constexpr std::string_view journal_magic = "tpuprof-commit 1";
-  /// In a staging directory: `.tpuprof-staging.later.<seq>.<run id>`, a hard
-  /// link of the journal of a commit made while this directory was there. Its
-  /// files are not moved by this set (commit(), recover()): the later commit
-  /// places them. It goes with the directory.
-  static constexpr std::string_view notice_prefix = ".tpuprof-staging.later.";
+  /// In a staging directory: the notices `.tpuprof-staging.later/<seq>.<run id>`,
+  /// each a hard link of the journal of a commit made while this directory was
+  /// there. Its files are not moved by this set (commit(), recover()): the
+  /// later commit places them. They go with the directory. (A directory of
+  /// their own: read before each move, it holds no staged file.)
+  static constexpr std::string_view notice_dir = ".tpuprof-staging.later";
 
   /// Creates `dir`, recovers or removes what dead runs left there, and
   /// creates and locks this run's staging directory. `d`: what a committed set
@@ -308,11 +309,9 @@ class output_set {
   static std::vector<journal> notices(const std::filesystem::path& stage) {
     std::vector<journal> v;
     std::error_code ec;
-    std::filesystem::directory_iterator it(stage, ec), end;
+    std::filesystem::directory_iterator it(stage / std::string(notice_dir), ec), end;
     for (; !ec && it != end; it.increment(ec)) {
-      const std::string n = it->path().filename().string();
-      if (!n.starts_with(notice_prefix)) continue;
-      const std::string rest = n.substr(notice_prefix.size());  // "<seq>.<id>"
+      const std::string rest = it->path().filename().string();  // "<seq>.<id>"
       const auto dot = rest.find('.');
       if (dot == std::string::npos) continue;
       auto j = read_journal(it->path(), rest.substr(dot + 1));
@@ -325,9 +324,13 @@ class output_set {
   /// docs/reliability.md "Limits" applies).
   static void notify(const std::filesystem::path& other, const std::filesystem::path& stage,
                      std::uint64_t seq, const std::string& id, bool sync) {
-    const auto m = other / (std::string(notice_prefix) + std::to_string(seq) + "." + id);
+    const auto d = other / std::string(notice_dir);
+    (void)::mkdir(d.c_str(), 0755);
+    struct stat st {};
+    if (::lstat(d.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;  // never through a symlink
+    const auto m = d / (std::to_string(seq) + "." + id);
     if (::link((stage / std::string(journal_name)).c_str(), m.c_str()) == 0 && sync)
-      sync_dir(other);
+      sync_dir(d), sync_dir(other);
   }
   /// Whether a commit after `self` (<seq>, run id) has the file `n`: its
   /// notice is in `stage`.
@@ -486,8 +489,10 @@ class output_set {
         return;
       }
     }
+    // A notice linked in meanwhile (another run's commit point) makes the
+    // last rmdir fail: again, a few times.
     std::error_code ec;
-    std::filesystem::remove_all(stage, ec);
+    for (int i = 0; i < 4 && exists(stage); ++i) std::filesystem::remove_all(stage, ec);
   }
   /// `base` and the subdirectories of it that hold files of the set.
   std::vector<std::filesystem::path> dirs_of(const std::filesystem::path& base) const {
