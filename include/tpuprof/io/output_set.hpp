@@ -134,22 +134,22 @@ class output_set {
     step("journal");
     // After every commit this run saw, whatever the clocks say (Lamport).
     for (const auto& j : notices(stage_)) seen_ = std::max(seen_, j.seq);
-    seq_ = new_seq(seen_ + 1);
+    const journal self{new_seq(seen_ + 1), run_, names_};
     {
       atomic_file j(stage_ / std::string(journal_name),
                     durability_);  // the commit point: its rename
-      j.write(std::string(journal_magic) + " " + std::to_string(seq_) + " " + run_ + "\n");
+      j.write(std::string(journal_magic) + " " + std::to_string(self.seq) + " " + run_ + "\n");
       for (const auto& n : names_) j.write(n + "\n");
       j.commit();
     }
     if (sync) sync_dir(stage_);
     // Every other set here may be older and still move files: it must leave ours.
-    for (const auto& o : scan(dir_, stage_).stages) notify(o.path, stage_, seq_, run_, sync);
+    for (const auto& o : stage_dirs(dir_, stage_)) notify(o, stage_, self, sync);
     committed_ = true;
     step("committed");
     for (const auto& n : names_) {
-      if (overtaken(stage_, seq_, run_,
-                    n)) {  // a later commit has it (a run that moved first): leave it
+      // A later commit has it (its run's commit point came before this move): leave it.
+      if (overtaken(stage_, self, n)) {
         step("overtaken:" + n);
         continue;
       }
@@ -278,17 +278,14 @@ class output_set {
       return std::find(names.begin(), names.end(), n) != names.end();
     }
   };
-  /// The staging directories in `dir` (but `skip`, never through a symlink)
-  /// with their journals.
-  struct dir_scan {
-    struct stage {
-      std::filesystem::path path;
-      std::optional<journal> j;
-    };
-    std::vector<stage> stages;
-  };
-  static dir_scan scan(const std::filesystem::path& dir, const std::filesystem::path& skip = {}) {
-    dir_scan r;
+  /// The run id of a staging directory.
+  static std::string id_of(const std::filesystem::path& stage) {
+    return stage.filename().string().substr(staging_prefix.size());
+  }
+  /// The staging directories in `dir` but `skip` (never through a symlink).
+  static std::vector<std::filesystem::path> stage_dirs(const std::filesystem::path& dir,
+                                                       const std::filesystem::path& skip = {}) {
+    std::vector<std::filesystem::path> v;
     std::error_code ec;
     std::filesystem::directory_iterator it(dir, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
@@ -297,14 +294,17 @@ class output_set {
           it->path() == skip)
         continue;  // the name first: no lstat for the user's entries
       std::error_code sec;
-      if (std::filesystem::symlink_status(it->path(), sec).type() !=
+      if (std::filesystem::symlink_status(it->path(), sec).type() ==
           std::filesystem::file_type::directory)
-        continue;
-      r.stages.push_back({it->path(), read_journal(it->path() / std::string(journal_name),
-                                                   n.substr(staging_prefix.size()))});
+        v.push_back(it->path());
     }
-    return r;
+    return v;
   }
+  /// A staging directory and its journal (none: not committed).
+  struct staged {
+    std::filesystem::path path;
+    std::optional<journal> j;
+  };
   /// The notices in `stage`: the journals of the commits made while it was there.
   static std::vector<journal> notices(const std::filesystem::path& stage) {
     std::vector<journal> v;
@@ -319,31 +319,33 @@ class output_set {
     }
     return v;
   }
-  /// Tells the set staged in `other` of commit `seq` of run `id` (whose journal
-  /// is in `stage`): a hard link of that journal (best effort: without it,
+  /// Tells the set staged in `other` of the commit `j` (whose journal is in
+  /// `stage`): a hard link of that journal (best effort: without it,
   /// docs/reliability.md "Limits" applies).
   static void notify(const std::filesystem::path& other, const std::filesystem::path& stage,
-                     std::uint64_t seq, const std::string& id, bool sync) {
+                     const journal& j, bool sync) {
     const auto d = other / std::string(notice_dir);
     (void)::mkdir(d.c_str(), 0755);
     struct stat st {};
     if (::lstat(d.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;  // never through a symlink
-    const auto m = d / (std::to_string(seq) + "." + id);
-    if (::link((stage / std::string(journal_name)).c_str(), m.c_str()) == 0 && sync)
-      sync_dir(d), sync_dir(other);
+    const auto m = d / (std::to_string(j.seq) + "." + j.id);
+    if (::link((stage / std::string(journal_name)).c_str(), m.c_str()) == 0 && sync) {
+      sync_dir(d);
+      sync_dir(other);
+    }
   }
-  /// Whether a commit after `self` (<seq>, run id) has the file `n`: its
-  /// notice is in `stage`.
-  static bool overtaken(const std::filesystem::path& stage, std::uint64_t seq,
-                        const std::string& id, const std::string& n) {
-    const journal self{seq, id, {}};
+  /// Whether a commit after `self` has the file `n`: its notice is in `stage`.
+  static bool overtaken(const std::filesystem::path& stage, const journal& self,
+                        const std::string& n) {
     for (const auto& j : notices(stage))
       if (j.after(self) && j.has(n)) return true;
     return false;
   }
   /// recover(); returns the highest <seq> of the journals it saw.
   static std::uint64_t recover_seen(const std::filesystem::path& dir) {
-    const dir_scan found = scan(dir);
+    std::vector<staged> found;
+    for (auto& p : stage_dirs(dir))
+      found.push_back({p, read_journal(p / std::string(journal_name), id_of(p))});
     struct committed_stage {
       journal j;
       std::filesystem::path path;
@@ -351,13 +353,12 @@ class output_set {
     };
     std::vector<committed_stage> committed;
     std::uint64_t seen = 0;
-    for (const auto& s : found.stages) {
+    for (const auto& s : found) {
       if (s.j) seen = std::max(seen, s.j->seq);
       auto lock = stage_lock::take(s.path);
       if (!lock) continue;  // a live run's, or one we may not touch
       // Read again under the lock: the run may have committed since the scan.
-      const std::string id = s.path.filename().string().substr(staging_prefix.size());
-      if (auto j = read_journal(s.path / std::string(journal_name), id))
+      if (auto j = read_journal(s.path / std::string(journal_name), id_of(s.path)))
         committed.push_back({std::move(*j), s.path, std::move(lock)});
       else
         remove_stage(s.path, {});  // uncommitted: the old set stays (a non-empty replaced_dir too)
@@ -369,8 +370,8 @@ class output_set {
       seen = std::max(seen, c.j.seq);
       // The sets here may be older than c and must leave its files (c may
       // have been killed before it told them).
-      for (const auto& o : found.stages)
-        if (o.path != c.path) notify(o.path, c.path, c.j.seq, c.j.id, false);
+      for (const auto& o : found)
+        if (o.path != c.path) notify(o.path, c.path, c.j, false);
       if (!roll_forward(dir, c.path, c.j, found)) {
         failed.push_back(&c);  // kept for a later run, unless a newer set lands
         continue;
@@ -412,16 +413,16 @@ class output_set {
   }
   /// Moves the journaled files of the set `j` still in `stage` into `dir` (a
   /// file already moved is skipped, and so is one that a later commit has: a
-  /// journal of `found`, or a notice in `stage`, looked at again before each
+  /// journal of `others`, or a notice in `stage`, looked at again before each
   /// move). False if one cannot be moved.
   static bool roll_forward(const std::filesystem::path& dir, const std::filesystem::path& stage,
-                           const journal& j, const dir_scan& found) {
+                           const journal& j, const std::vector<staged>& others) {
     bool ok = true;
     for (const auto& n : j.names) {
       if (!is_file(stage / n) || swapped_in(stage, n)) continue;  // moved already
-      if (std::any_of(found.stages.begin(), found.stages.end(),
+      if (std::any_of(others.begin(), others.end(),
                       [&](const auto& o) { return o.j && o.j->after(j) && o.j->has(n); }) ||
-          overtaken(stage, j.seq, j.id, n))
+          overtaken(stage, j, n))
         continue;  // a later commit's: it places the file
       std::error_code ec;
       if (n.find('/') != std::string::npos)
@@ -522,7 +523,6 @@ class output_set {
   fault_hook hook_;
   durability durability_ = durability::crash;
   std::vector<std::string> names_;
-  std::uint64_t seq_ = 0;   ///< this commit's <seq> (commit())
   std::uint64_t seen_ = 0;  ///< the highest <seq> of the journals this run saw
   stage_lock lock_;
   bool done_ = false, dead_ = false, committed_ = false;
