@@ -304,6 +304,7 @@ class output_set {
   struct staged {
     std::filesystem::path path;
     std::optional<journal> j;
+    bool gone = false;  ///< removed by recovery (uncommitted and dead)
   };
   /// The notices in `stage`: the journals of the commits made while it was there.
   static std::vector<journal> notices(const std::filesystem::path& stage) {
@@ -347,37 +348,41 @@ class output_set {
     for (auto& p : stage_dirs(dir))
       found.push_back({p, read_journal(p / std::string(journal_name), id_of(p))});
     struct committed_stage {
-      journal j;
-      std::filesystem::path path;
+      const staged* s;  ///< in `found`, with its journal
       stage_lock lock;
     };
     std::vector<committed_stage> committed;
     std::uint64_t seen = 0;
-    for (const auto& s : found) {
+    for (auto& s : found) {
       if (s.j) seen = std::max(seen, s.j->seq);
       auto lock = stage_lock::take(s.path);
       if (!lock) continue;  // a live run's, or one we may not touch
-      // Read again under the lock: the run may have committed since the scan.
-      if (auto j = read_journal(s.path / std::string(journal_name), id_of(s.path)))
-        committed.push_back({std::move(*j), s.path, std::move(lock)});
-      else
+      // Read again under the lock: the run may have committed since the scan
+      // (and `found` is what roll_forward asks about later commits).
+      s.j = read_journal(s.path / std::string(journal_name), id_of(s.path));
+      if (s.j) {
+        seen = std::max(seen, s.j->seq);
+        committed.push_back({&s, std::move(lock)});
+      } else {
         remove_stage(s.path, {});  // uncommitted: the old set stays (a non-empty replaced_dir too)
+        s.gone = true;
+      }
     }
     std::sort(committed.begin(), committed.end(),
-              [](const auto& a, const auto& b) { return b.j.after(a.j); });
+              [](const auto& a, const auto& b) { return b.s->j->after(*a.s->j); });
     std::vector<const committed_stage*> failed;
     for (const auto& c : committed) {
-      seen = std::max(seen, c.j.seq);
+      const journal& j = *c.s->j;
       // The sets here may be older than c and must leave its files (c may
       // have been killed before it told them).
       for (const auto& o : found)
-        if (o.path != c.path) notify(o.path, c.path, c.j, false);
-      if (!roll_forward(dir, c.path, c.j, found)) {
+        if (&o != c.s && !o.gone) notify(o.path, c.s->path, j, false);
+      if (!roll_forward(dir, c.s->path, j, found)) {
         failed.push_back(&c);  // kept for a later run, unless a newer set lands
         continue;
       }
       failed.push_back(&c);  // complete: remove it and every older one that failed
-      for (const auto* f : failed) remove_stage(f->path, f->j.names);
+      for (const auto* f : failed) remove_stage(f->s->path, f->s->j->names);
       failed.clear();
     }
     if (!committed.empty()) sync_dir(dir);
